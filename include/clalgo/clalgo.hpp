@@ -1,0 +1,16 @@
+// clalgo: GPU algorithms on OpenCL from small OpenCL C expressions, in C++17.
+//   #include <clalgo/clalgo.hpp>
+//   auto ctx = clalgo::Context::default_context();  clalgo::Queue q(ctx);
+//   clalgo::ElementwiseKernel square(ctx, "float *x", "x[i] = x[i] * x[i]");
+#pragma once
+
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/device_info.hpp>
+#include <clalgo/core/error.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/core/types.hpp>
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/program_cache.hpp>
+#include <clalgo/kernels/elementwise.hpp>

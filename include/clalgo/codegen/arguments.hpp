@@ -1,0 +1,308 @@
+// Kernel argument declarations ("float a, __global const float *x, long n") and the check of a call's C++
+// arguments against them. A `*` makes an argument an array (passed as Array<T> or ArrayView<T>), anything else
+// is a scalar passed by value (a number, an OpenCL vector type or a registered struct).
+//   auto declared = clalgo::parse_arguments("float a, const float *x");   // {a: float}, {x: const float *}
+// Malformed declarations and unknown types throw std::invalid_argument naming the piece; so does a call whose
+// arguments do not match.
+#pragma once
+
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/config.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/core/types.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace clalgo {
+
+/// One parsed argument declaration.
+struct ArgumentDeclaration {
+    std::string name;
+    std::string type;         ///< the OpenCL C element type, canonical ("uint", not "unsigned int")
+    bool is_array = false;    ///< declared with '*'
+    bool is_const = false;
+    bool is_volatile = false;
+    bool is_restrict = false;
+    std::string declared;     ///< the piece as the user wrote it
+
+    /// "const float *" or "long": the declared type as it reads in messages.
+    std::string type_text() const { return (is_const ? "const " : "") + type + (is_array ? " *" : ""); }
+};
+
+namespace detail {
+
+inline std::string trim(const std::string& text) {
+    std::size_t begin = 0, end = text.size();
+    while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+    while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+    return text.substr(begin, end - begin);
+}
+
+inline bool is_identifier(const std::string& text) {
+    if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) return false;
+    return std::all_of(text.begin(), text.end(),
+                       [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+/// Prefix of every identifier clalgo generates; user names may not start with it.
+inline constexpr const char* reserved_prefix = "clalgo_";
+
+}  // namespace detail
+
+/// Parses a comma-separated list of argument declarations. An empty string declares no arguments.
+inline std::vector<ArgumentDeclaration> parse_arguments(const std::string& declarations) {
+    std::vector<ArgumentDeclaration> parsed;
+    if (detail::trim(declarations).empty()) return parsed;
+    std::stringstream pieces(declarations);
+    std::string piece;
+    std::vector<std::string> all_pieces;
+    while (std::getline(pieces, piece, ',')) all_pieces.push_back(piece);
+    if (!declarations.empty() && declarations.back() == ',') all_pieces.push_back("");
+    for (const auto& raw : all_pieces) {
+        const std::string text = detail::trim(raw);
+        auto fail = [&](const std::string& why) {
+            throw std::invalid_argument("clalgo: argument declaration \"" + text + "\" in \"" + declarations +
+                                        "\": " + why);
+        };
+        if (text.empty()) fail("an argument is empty (a stray comma?)");
+        std::string spaced;
+        for (char c : text) {
+            if (c == '*') spaced += " * ";
+            else spaced += c;
+        }
+        std::istringstream words(spaced);
+        std::vector<std::string> tokens;
+        for (std::string word; words >> word;) tokens.push_back(word);
+
+        ArgumentDeclaration declaration;
+        declaration.declared = text;
+        declaration.name = tokens.back();
+        tokens.pop_back();
+        if (!detail::is_identifier(declaration.name)) fail("'" + declaration.name + "' is not a name");
+        if (declaration.name.rfind(detail::reserved_prefix, 0) == 0)
+            fail("names starting with '" + std::string(detail::reserved_prefix) + "' are reserved for clalgo");
+        bool is_global = false;
+        int stars = 0;
+        std::vector<std::string> type_words;
+        for (const auto& token : tokens) {
+            if (token == "*") {
+                ++stars;
+            } else if (token == "__global" || token == "global") {
+                is_global = true;
+            } else if (token == "const") {
+                declaration.is_const = true;
+            } else if (token == "volatile") {
+                declaration.is_volatile = true;
+            } else if (token == "restrict" || token == "__restrict") {
+                declaration.is_restrict = true;
+            } else if (token == "__local" || token == "local" || token == "__constant" || token == "constant" ||
+                       token == "__private" || token == "private") {
+                fail("the address space '" + token + "' is not supported: arrays are __global");
+            } else if (detail::is_identifier(token)) {
+                if (stars > 0) fail("unexpected '" + token + "' after '*'");
+                type_words.push_back(token);
+            } else {
+                fail("unexpected '" + token + "'");
+            }
+        }
+        if (type_words.empty()) fail("expected a type and a name");
+        if (stars > 1) fail("pointers to pointers are not supported");
+        declaration.is_array = stars == 1;
+        if (is_global && !declaration.is_array) fail("__global needs a pointer ('*')");
+        std::string spelled;
+        for (const auto& word : type_words) spelled += (spelled.empty() ? "" : " ") + word;
+        declaration.type = detail::canonical_type_name(spelled);
+        if (!detail::is_builtin_type_name(declaration.type) && !detail::StructRegistry::instance().find(declaration.type))
+            fail("unknown type '" + spelled +
+                 "' (use an OpenCL C scalar or vector type, or register a struct with clalgo::register_struct)");
+        for (const auto& other : parsed)
+            if (other.name == declaration.name) fail("the name '" + declaration.name + "' is declared twice");
+        parsed.push_back(std::move(declaration));
+    }
+    return parsed;
+}
+
+namespace detail {
+
+/// Throws where an argument takes a name the kernel defines itself (`i`, `n`, ...).
+inline void reject_reserved_names(const std::vector<ArgumentDeclaration>& declarations,
+                                  const std::vector<std::string>& reserved, const std::string& kernel) {
+    for (const auto& declaration : declarations)
+        if (std::find(reserved.begin(), reserved.end(), declaration.name) != reserved.end())
+            throw std::invalid_argument("clalgo: " + kernel + ": an argument may not be called '" +
+                                        declaration.name + "': the kernel defines that name itself");
+}
+
+inline std::string qualifiers(const ArgumentDeclaration& declaration) {
+    return std::string(declaration.is_const ? "const " : "") + (declaration.is_volatile ? "volatile " : "");
+}
+
+/// The kernel's parameters for the user's arguments, each after ",\n    ": an array becomes its buffer and an
+/// element offset.
+inline std::string kernel_parameters(const std::vector<ArgumentDeclaration>& declarations) {
+    std::string text;
+    for (const auto& declaration : declarations) {
+        text += ",\n    ";
+        if (declaration.is_array)
+            text += "__global " + qualifiers(declaration) + declaration.type + " *" +
+                    (declaration.is_restrict ? "restrict " : "") + "clalgo_" + declaration.name + "_base, long clalgo_" +
+                    declaration.name + "_offset";
+        else
+            text += "const " + declaration.type + " " + declaration.name;
+    }
+    return text;
+}
+
+/// Statements that make each array's name point at its first element.
+inline std::string array_pointers(const std::vector<ArgumentDeclaration>& declarations) {
+    std::string text;
+    for (const auto& declaration : declarations)
+        if (declaration.is_array)
+            text += "__global " + qualifiers(declaration) + declaration.type + " *" +
+                    (declaration.is_restrict ? "restrict " : "") + declaration.name + " = clalgo_" + declaration.name +
+                    "_base + clalgo_" + declaration.name + "_offset;\n";
+    return text;
+}
+
+/// A C++ call argument, reduced to what a kernel argument needs.
+struct BoundArgument {
+    bool is_array = false;
+    std::string type;                 ///< OpenCL C element type
+    cl::Buffer buffer;                ///< arrays
+    std::size_t offset = 0;           ///< arrays, in elements
+    std::size_t size = 0;             ///< arrays, in elements
+    std::vector<unsigned char> bytes; ///< scalars
+    std::string cpp_type;             ///< for messages: "Array<float>", "double"
+};
+
+template <class T>
+struct IsArray : std::false_type {};
+template <class T>
+struct IsArray<Array<T>> : std::true_type {
+    using element = T;
+};
+template <class T>
+struct IsArray<ArrayView<T>> : std::true_type {
+    using element = T;
+};
+
+template <class A>
+constexpr bool is_call_option_v = std::is_same_v<std::decay_t<A>, IndexRange> || std::is_same_v<std::decay_t<A>, WaitFor>;
+
+template <class T>
+std::string cpp_label() {
+    try {
+        return type_name<T>();
+    } catch (const std::invalid_argument&) {
+        return std::string("unregistered type ") + typeid(T).name();
+    }
+}
+
+template <class A>
+BoundArgument bind(const A& argument) {
+    using U = std::decay_t<A>;
+    BoundArgument bound;
+    if constexpr (IsArray<U>::value) {
+        using T = typename IsArray<U>::element;
+        bound.is_array = true;
+        bound.type = cpp_label<T>();
+        bound.buffer = argument.buffer();
+        bound.offset = argument.offset();
+        bound.size = argument.size();
+        bound.cpp_type = std::string(std::is_same_v<U, Array<T>> ? "Array<" : "ArrayView<") + bound.type + ">";
+    } else {
+        static_assert(std::is_trivially_copyable_v<U> && !std::is_pointer_v<U>,
+                      "clalgo kernel arguments are arrays (Array<T>, ArrayView<T>) or scalars passed by value");
+        bound.type = cpp_label<U>();
+        bound.cpp_type = bound.type;
+        bound.bytes.resize(sizeof(U));
+        std::memcpy(bound.bytes.data(), &argument, sizeof(U));
+    }
+    return bound;
+}
+
+/// What a call passed besides the declared arguments.
+struct CallOptions {
+    std::optional<IndexRange> range;
+    std::vector<cl::Event> wait;
+};
+
+/// Splits a call's arguments into the declared ones and the options (an IndexRange, a WaitFor).
+template <class... Args>
+std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... arguments) {
+    std::vector<BoundArgument> bound;
+    auto one = [&](const auto& argument) {
+        using U = std::decay_t<decltype(argument)>;
+        if constexpr (std::is_same_v<U, IndexRange>) {
+            if (options.range) throw std::invalid_argument("clalgo: a call takes at most one clalgo::range");
+            options.range = argument;
+        } else if constexpr (std::is_same_v<U, WaitFor>) {
+            options.wait.insert(options.wait.end(), argument.events.begin(), argument.events.end());
+        } else {
+            bound.push_back(bind(argument));
+        }
+    };
+    (one(arguments), ...);
+    return bound;
+}
+
+/// Throws std::invalid_argument naming the first argument that does not match its declaration.
+inline void check_arguments(const std::string& kernel, const std::vector<ArgumentDeclaration>& declarations,
+                            const std::vector<BoundArgument>& arguments) {
+    if (declarations.size() != arguments.size()) {
+        std::string names;
+        for (const auto& declaration : declarations) names += (names.empty() ? "" : ", ") + declaration.declared;
+        throw std::invalid_argument("clalgo: kernel '" + kernel + "' takes " + std::to_string(declarations.size()) +
+                                    " argument(s) (" + names + ") but " + std::to_string(arguments.size()) +
+                                    " were given");
+    }
+    for (std::size_t k = 0; k < declarations.size(); ++k) {
+        const auto& declaration = declarations[k];
+        const auto& argument = arguments[k];
+        const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" +
+                                  declaration.name + "' is declared '" + declaration.type_text() + "' but ";
+        if (declaration.is_array && !argument.is_array)
+            throw std::invalid_argument(where + "a scalar " + argument.cpp_type +
+                                        " was given (pass a clalgo::Array or ArrayView)");
+        if (!declaration.is_array && argument.is_array)
+            throw std::invalid_argument(where + "an array (" + argument.cpp_type + ") was given");
+        if (declaration.type != argument.type)
+            throw std::invalid_argument(where + (argument.is_array ? "an " + argument.cpp_type : "a " + argument.type) +
+                                        " was given" +
+                                        (argument.is_array ? "" : " (cast the value to the declared type)"));
+    }
+}
+
+/// Sets the declared arguments from index `first` on; returns the index after them.
+inline cl_uint set_arguments(cl::Kernel& kernel, cl_uint first, const std::vector<BoundArgument>& arguments) {
+    cl_uint index = first;
+    for (const auto& argument : arguments) {
+        if (argument.is_array) {
+            const cl_mem memory = argument.buffer();
+            kernel.setArg(index++, sizeof(cl_mem), memory ? &memory : nullptr);
+            kernel.setArg(index++, static_cast<cl_long>(argument.offset));
+        } else {
+            kernel.setArg(index++, argument.bytes.size(), argument.bytes.data());
+        }
+    }
+    return index;
+}
+
+/// The size of the first array argument, the default number of work items.
+inline std::optional<std::size_t> first_array_size(const std::vector<BoundArgument>& arguments) {
+    for (const auto& argument : arguments)
+        if (argument.is_array) return argument.size;
+    return std::nullopt;
+}
+
+}  // namespace detail
+}  // namespace clalgo

@@ -1,0 +1,175 @@
+// A kernel object's compiled program on every device of its context: generated (specialised to each device),
+// built once through the program cache, with its cl::Kernel objects made once. Also the head every generated
+// program starts with (extension pragmas, definitions of the registered structs it uses) and the check that a
+// registered struct has the same layout on the device as in C++.
+#pragma once
+
+#include <clalgo/codegen/program_cache.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/error.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/types.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clalgo::detail {
+
+/// Extension pragmas and the definitions of the registered structs among `types`.
+inline std::string program_prologue(const DeviceInfo& info, const std::vector<std::string>& types) {
+    std::string text;
+    if (info.has_fp64) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    std::set<std::string> defined;
+    for (const auto& type : types) {
+        auto registered = StructRegistry::instance().find(type);
+        if (registered && defined.insert(type).second) text += registered->definition + "\n";
+    }
+    return text;
+}
+
+/// Attached to each context: the (device, struct) pairs whose layouts were checked.
+struct CheckedLayouts {
+    std::mutex mutex;
+    std::set<std::pair<cl_device_id, std::string>> checked;
+};
+
+/// Checks on the device that each registered struct among `types` has the size and field offsets it has in C++.
+inline void verify_struct_layouts(const Context& context, const cl::Device& device, const std::vector<std::string>& types) {
+    auto& checked = context.state().attachment<CheckedLayouts>();
+    for (const auto& type : types) {
+        auto registered = StructRegistry::instance().find(type);
+        if (!registered) continue;
+        {
+            std::lock_guard<std::mutex> lock(checked.mutex);
+            if (checked.checked.count({device(), type})) continue;
+        }
+        std::string body = "    out[0] = sizeof(" + type + ");\n";
+        for (std::size_t f = 0; f < registered->fields.size(); ++f)
+            body += "    out[" + std::to_string(f + 1) + "] = (ulong)((__global char *)&p->" + registered->fields[f].name +
+                    " - (__global char *)p);\n";
+        GeneratedSource source = render(
+            "${definition}\n__kernel void clalgo_struct_layout(__global ulong *out, __global ${type} *p)\n{\n${body}}\n",
+            {{"definition", user_text("struct definition", registered->definition)},
+             {"type", library_text(type)},
+             {"body", library_text(body)}});
+        cl::Program program = build_program(context, device, source, "",
+                                            BuildLabel{"clalgo_struct_layout", {{"struct definition", registered->definition}}});
+        std::vector<cl_ulong> layout(registered->fields.size() + 1);
+        cl::Buffer out(context.get(), CL_MEM_READ_WRITE, layout.size() * sizeof(cl_ulong));
+        cl::Buffer dummy(context.get(), CL_MEM_READ_WRITE, registered->size);
+        cl::Kernel kernel(program, "clalgo_struct_layout");
+        kernel.setArg(0, out);
+        kernel.setArg(1, dummy);
+        cl::CommandQueue queue(context.get(), device);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+        queue.enqueueReadBuffer(out, CL_TRUE, 0, layout.size() * sizeof(cl_ulong), layout.data());
+        const std::string where = "clalgo: registered struct '" + type + "' has a different layout on '" +
+                                  context.info(device).name + "' than in C++: ";
+        if (layout[0] != registered->size)
+            throw std::invalid_argument(where + "sizeof is " + std::to_string(layout[0]) + " on the device and " +
+                                        std::to_string(registered->size) + " in C++");
+        for (std::size_t f = 0; f < registered->fields.size(); ++f)
+            if (layout[f + 1] != registered->fields[f].offset)
+                throw std::invalid_argument(where + "field '" + registered->fields[f].name + "' is at offset " +
+                                            std::to_string(layout[f + 1]) + " on the device and " +
+                                            std::to_string(registered->fields[f].offset) + " in C++");
+        std::lock_guard<std::mutex> lock(checked.mutex);
+        checked.checked.insert({device(), type});
+    }
+}
+
+/// Throws UnsupportedError where the device lacks double precision and a type needs it.
+inline void require_types_supported(const DeviceInfo& info, const std::vector<std::string>& types,
+                                    const std::string& kernel) {
+    for (const auto& type : types)
+        if (type_needs_fp64(type) && !info.has_fp64)
+            throw UnsupportedError("clalgo: kernel '" + kernel + "' uses '" + type + "' but '" + info.name +
+                                   "' has no double precision (cl_khr_fp64)");
+}
+
+/// A kernel object's program on every device of its context, each built once, with its kernels.
+class KernelProgram {
+public:
+    struct OnDevice {
+        cl::Device device;
+        const DeviceInfo* info = nullptr;
+        GeneratedSource source;
+        cl::Program program;
+        std::map<std::string, cl::Kernel> kernels;
+        /// Held while a call sets arguments and enqueues, so that threads sharing the object do not mix them.
+        std::unique_ptr<std::mutex> launch_mutex = std::make_unique<std::mutex>();
+
+        cl::Kernel& kernel(const std::string& name) {
+            auto found = kernels.find(name);
+            if (found == kernels.end()) found = kernels.emplace(name, cl::Kernel(program, name.c_str())).first;
+            return found->second;
+        }
+    };
+
+    using Generator = std::function<GeneratedSource(const DeviceInfo&)>;
+
+    KernelProgram() = default;
+
+    /// Generates and builds the program for every device of `context`; `types` are the OpenCL C types it uses.
+    KernelProgram(const Context& context, const Generator& generate, const std::string& options, BuildLabel label,
+                  const std::vector<std::string>& types, const std::vector<std::string>& kernel_names)
+        : context_(context) {
+        for (const auto& device : context.devices()) {
+            const auto& info = context.info(device);
+            require_types_supported(info, types, label.kernel_name);
+            verify_struct_layouts(context, device, types);
+            auto on = std::make_unique<OnDevice>();
+            on->device = device;
+            on->info = &info;
+            on->source = generate(info);
+            on->program = build_program(context, device, on->source, options, label);
+            for (const auto& name : kernel_names) on->kernel(name);
+            devices_.push_back(std::move(on));
+        }
+    }
+
+    /// The program on the queue's device; throws where the queue belongs to another context.
+    OnDevice& on(const Queue& queue) const {
+        if (queue.context() != *context_)
+            throw std::invalid_argument("clalgo: the queue belongs to another context than the kernel");
+        for (const auto& on : devices_)
+            if (on->device() == queue.device()()) return *on;
+        throw std::invalid_argument("clalgo: the queue's device is not a device of the kernel's context");
+    }
+
+    /// The generated source for a device (the first by default), for reading and debugging.
+    const std::string& source(std::size_t device_index = 0) const { return devices_.at(device_index)->source.text; }
+
+    const Context& context() const { return *context_; }
+
+private:
+    std::optional<Context> context_;
+    std::vector<std::unique_ptr<OnDevice>> devices_;
+};
+
+/// Enqueues a 1-D launch, turning a failure into clalgo's exception.
+inline cl::Event launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
+                        const std::vector<cl::Event>& wait, const char* what) {
+    cl::Event done;
+    try {
+        queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
+                                         local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), &done);
+    } catch (const cl::Error& error) {
+        rethrow(error, std::string("launching ") + what);
+    }
+    return done;
+}
+
+/// The largest work-group size a built kernel can be launched with on its device.
+inline std::size_t kernel_work_group_size(const cl::Kernel& kernel, const cl::Device& device) {
+    return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+}
+
+}  // namespace clalgo::detail

@@ -1,0 +1,86 @@
+// Fills the named holes of an OpenCL C template, `${name}`, with text. Only the template is scanned for holes:
+// the text put into them (a user's expression, a preamble) is copied as it is, so `%`, `{` or `${` in user
+// code is just that. A hole alone on its line indents every line of its text like the hole. The lines that
+// user text lands on are recorded, so that build errors can point at them.
+//   auto source = render("x = ${expr};\n", {{"expr", user_text("map_expr", "a % b")}});
+#pragma once
+
+#include <clalgo/core/error.hpp>
+
+#include <cctype>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clalgo::detail {
+
+/// The text for one hole; `label` is set where the text is the user's (it then appears in build errors).
+struct Fill {
+    std::string text;
+    std::string label;
+};
+
+inline Fill library_text(std::string text) { return Fill{std::move(text), {}}; }
+inline Fill user_text(std::string label, std::string text) { return Fill{std::move(text), std::move(label)}; }
+
+/// Generated OpenCL C and where the user's text lies in it.
+struct GeneratedSource {
+    std::string text;
+    std::vector<SourceRegion> regions;
+};
+
+inline GeneratedSource render(std::string_view pattern, const std::map<std::string, Fill>& fills) {
+    GeneratedSource out;
+    std::size_t line = 1;
+    std::size_t at = 0;
+    auto append = [&](std::string_view text) {
+        for (char c : text)
+            if (c == '\n') ++line;
+        out.text.append(text);
+    };
+    while (at < pattern.size()) {
+        const std::size_t open = pattern.find("${", at);
+        if (open == std::string_view::npos) {
+            append(pattern.substr(at));
+            break;
+        }
+        append(pattern.substr(at, open - at));
+        const std::size_t close = pattern.find('}', open);
+        if (close == std::string_view::npos) throw std::logic_error("clalgo: unterminated hole in a template");
+        const std::string name(pattern.substr(open + 2, close - open - 2));
+        auto fill = fills.find(name);
+        if (fill == fills.end()) throw std::logic_error("clalgo: template hole '" + name + "' has no text");
+
+        // the whitespace between the start of the line and the hole, if nothing else is there
+        const std::size_t line_start = out.text.rfind('\n') == std::string::npos ? 0 : out.text.rfind('\n') + 1;
+        std::string indent = out.text.substr(line_start);
+        for (char c : indent)
+            if (c != ' ' && c != '\t') indent.clear();
+
+        std::string_view text = fill->second.text;
+        while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+        const bool alone_on_line = out.text.size() - line_start == indent.size() &&
+                                   (close + 1 == pattern.size() || pattern[close + 1] == '\n');
+        if (text.empty() && alone_on_line) {
+            out.text.resize(line_start);  // an empty hole on a line of its own leaves no blank line
+            at = close + 2;
+            continue;
+        }
+        const std::size_t first_line = line;
+        for (std::size_t k = 0; k < text.size(); ++k) {
+            out.text.push_back(text[k]);
+            if (text[k] == '\n') {
+                ++line;
+                if (k + 1 < text.size() && text[k + 1] != '\n') out.text += indent;
+            }
+        }
+        if (!fill->second.label.empty() && !text.empty())
+            out.regions.push_back(SourceRegion{fill->second.label, first_line, line});
+        at = close + 1;
+    }
+    return out;
+}
+
+}  // namespace clalgo::detail

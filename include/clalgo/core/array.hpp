@@ -1,0 +1,236 @@
+// Typed device memory. Array<T> owns a buffer; ArrayView<T> is a sub-range (offset + length) of one, usable
+// wherever an array is, kernel arguments included. Nothing is copied unless asked: moving an Array is cheap,
+// copying it is an error (use clone), and a view shares the buffer.
+//   auto x = clalgo::to_device(q, std::vector<float>{1, 2, 3});
+//   clalgo::Array<float> y(q, x.size());
+//   x.copy_to(q, y);  y.fill(q, 0.0f);  auto tail = x.view(1, 2);
+//   std::vector<float> back = x.to_host(q);
+#pragma once
+
+#include <clalgo/core/config.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/error.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/types.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace clalgo {
+
+template <class T>
+class Array;
+
+/// A typed range [offset, offset + size) of a device buffer. Views do not own memory but keep the buffer alive.
+template <class T>
+class ArrayView {
+    static_assert(std::is_trivially_copyable_v<T>, "clalgo arrays hold trivially copyable types");
+
+public:
+    using value_type = T;
+
+    ArrayView() = default;
+    ArrayView(cl::Buffer buffer, std::size_t offset, std::size_t size)
+        : buffer_(std::move(buffer)), offset_(offset), size_(size) {}
+
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    /// Offset of the first element from the start of the buffer, in elements.
+    std::size_t offset() const noexcept { return offset_; }
+    std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+    /// The underlying buffer (null for an empty array).
+    const cl::Buffer& buffer() const noexcept { return buffer_; }
+
+    /// The sub-range [offset, offset + length) of this range.
+    ArrayView<T> view(std::size_t offset, std::size_t length) const {
+        if (offset > size_ || length > size_ - offset)
+            throw std::out_of_range("clalgo: view [" + std::to_string(offset) + ", " +
+                                    std::to_string(offset) + " + " + std::to_string(length) +
+                                    ") lies outside an array of " + std::to_string(size_) + " elements");
+        return ArrayView<T>(buffer_, offset_ + offset, length);
+    }
+    ArrayView<T> view() const { return *this; }
+
+    /// Copies the elements to host memory at `destination` (size() elements); blocks until done.
+    void read(const Queue& queue, T* destination, const std::vector<cl::Event>& wait = {}) const {
+        if (size_ == 0) return;
+        try {
+            queue.get().enqueueReadBuffer(buffer_, CL_TRUE, offset_ * sizeof(T), bytes(), destination,
+                                          detail::wait_list(wait));
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "reading an array back to the host");
+        }
+    }
+
+    /// The elements, copied to a new host vector; blocks until done.
+    std::vector<T> to_host(const Queue& queue, const std::vector<cl::Event>& wait = {}) const {
+        std::vector<T> host(size_);
+        read(queue, host.data(), wait);
+        return host;
+    }
+
+    /// One element, copied to the host; blocks until done.
+    T read_at(const Queue& queue, std::size_t index, const std::vector<cl::Event>& wait = {}) const {
+        T value;
+        view(index, 1).read(queue, &value, wait);
+        return value;
+    }
+
+    /// Copies size() elements from host memory at `source`; blocks until done.
+    void write(const Queue& queue, const T* source, const std::vector<cl::Event>& wait = {}) const {
+        if (size_ == 0) return;
+        try {
+            queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, offset_ * sizeof(T), bytes(), source,
+                                           detail::wait_list(wait));
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "writing an array from the host");
+        }
+    }
+
+    void write(const Queue& queue, const std::vector<T>& source, const std::vector<cl::Event>& wait = {}) const {
+        if (source.size() != size_)
+            throw std::invalid_argument("clalgo: writing " + std::to_string(source.size()) +
+                                        " host elements into an array of " + std::to_string(size_));
+        write(queue, source.data(), wait);
+    }
+
+    /// Sets every element to `value`; returns the event of the fill.
+    cl::Event fill(const Queue& queue, const T& value, const std::vector<cl::Event>& wait = {}) const {
+        if (size_ == 0) return detail::marker(queue, wait);
+        cl::Event done;
+        try {
+            if constexpr ((sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 128) {
+                queue.get().enqueueFillBuffer(buffer_, value, offset_ * sizeof(T), bytes(), detail::wait_list(wait),
+                                              &done);
+            } else {
+                // clEnqueueFillBuffer takes patterns of power-of-two sizes only: write a repeated block instead
+                const std::size_t block = std::min<std::size_t>(size_, (std::size_t(1) << 20) / sizeof(T) + 1);
+                const std::vector<T> pattern(block, value);
+                for (std::size_t at = 0; at < size_; at += block) {
+                    const std::size_t count = std::min(block, size_ - at);
+                    queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, (offset_ + at) * sizeof(T), count * sizeof(T),
+                                                   pattern.data(), at == 0 ? detail::wait_list(wait) : nullptr);
+                }
+                return detail::marker(queue, {});
+            }
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "filling an array");
+        }
+        return done;
+    }
+
+    /// Copies the elements into `destination`, which must have the same size; returns the event of the copy.
+    cl::Event copy_to(const Queue& queue, const ArrayView<T>& destination, const std::vector<cl::Event>& wait = {}) const {
+        if (destination.size() != size_)
+            throw std::invalid_argument("clalgo: copying " + std::to_string(size_) + " elements into an array of " +
+                                        std::to_string(destination.size()));
+        if (size_ == 0) return detail::marker(queue, wait);
+        cl::Event done;
+        try {
+            queue.get().enqueueCopyBuffer(buffer_, destination.buffer(), offset_ * sizeof(T),
+                                          destination.offset() * sizeof(T), bytes(), detail::wait_list(wait), &done);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "copying an array");
+        }
+        return done;
+    }
+
+    /// A new array holding a copy of these elements.
+    Array<T> clone(const Queue& queue) const;
+
+protected:
+    cl::Buffer buffer_;
+    std::size_t offset_ = 0;
+    std::size_t size_ = 0;
+};
+
+/// An owning array of `size` elements of T in device memory. Move-only; views share its buffer.
+template <class T>
+class Array : public ArrayView<T> {
+public:
+    Array() = default;
+
+    /// `size` uninitialised elements. Throws DeviceMemoryError where a device of the context cannot hold them.
+    Array(const Context& context, std::size_t size) : ArrayView<T>(allocate(context, size), 0, size) {}
+    Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {}
+
+    Array(const Array&) = delete;
+    Array& operator=(const Array&) = delete;
+    Array(Array&& other) noexcept : ArrayView<T>(std::move(other)) { other.release(); }
+    Array& operator=(Array&& other) noexcept {
+        if (this != &other) {
+            ArrayView<T>::operator=(std::move(other));
+            other.release();
+        }
+        return *this;
+    }
+
+private:
+    void release() noexcept {
+        this->buffer_ = cl::Buffer();
+        this->offset_ = 0;
+        this->size_ = 0;
+    }
+
+    static cl::Buffer allocate(const Context& context, std::size_t size) {
+        if (size == 0) return cl::Buffer();
+        if (size > std::size_t(-1) / sizeof(T))
+            throw DeviceMemoryError("clalgo: an array of " + std::to_string(size) + " elements does not fit in memory");
+        const std::size_t bytes = size * sizeof(T);
+        for (const auto& device : context.devices()) {
+            const auto& info = context.info(device);
+            if (bytes > info.max_allocation_bytes)
+                throw DeviceMemoryError(
+                    "clalgo: cannot allocate an array of " + std::to_string(size) + " x " + type_label() + " (" +
+                    gib(bytes) + "): '" + info.name + "' allows at most " + gib(info.max_allocation_bytes) +
+                    " in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) and has " + gib(info.global_memory_bytes) +
+                    " in all");
+        }
+        try {
+            return cl::Buffer(context.get(), CL_MEM_READ_WRITE, bytes);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "allocating " + gib(bytes) + " of device memory");
+        }
+    }
+
+    static std::string gib(std::size_t bytes) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.3f GiB", double(bytes) / double(std::size_t(1) << 30));
+        return text;
+    }
+
+    static std::string type_label() {
+        try {
+            return type_name<T>();
+        } catch (const std::invalid_argument&) {
+            return std::to_string(sizeof(T)) + "-byte elements";
+        }
+    }
+};
+
+template <class T>
+Array<T> ArrayView<T>::clone(const Queue& queue) const {
+    Array<T> copy(queue, size_);
+    copy_to(queue, copy);
+    return copy;
+}
+
+/// A new device array holding a copy of `count` host elements; blocks until the copy is done.
+template <class T>
+Array<T> to_device(const Queue& queue, const T* data, std::size_t count) {
+    Array<T> array(queue, count);
+    array.write(queue, data);
+    return array;
+}
+
+template <class T>
+Array<T> to_device(const Queue& queue, const std::vector<T>& data) {
+    return to_device(queue, data.data(), data.size());
+}
+
+}  // namespace clalgo

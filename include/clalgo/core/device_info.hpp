@@ -1,0 +1,80 @@
+// What clalgo's kernels need to know of a device, read once when a Context is made.
+//   const clalgo::DeviceInfo& info = queue.info();
+//   if (info.is_gpu) ...; info.compute_units; info.local_memory_bytes; info.has_fp64
+#pragma once
+
+#include <clalgo/core/config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace clalgo {
+
+struct DeviceInfo {
+    std::string name;
+    std::string vendor;
+    std::string version;           ///< CL_DEVICE_VERSION
+    std::string driver_version;    ///< CL_DRIVER_VERSION
+    std::string opencl_c_version;  ///< CL_DEVICE_OPENCL_C_VERSION
+    std::string platform_name;
+    std::string platform_version;
+    std::string extensions;
+    bool is_gpu = false;
+    bool is_cpu = false;
+    bool is_nvidia = false;        ///< NVIDIA's own OpenCL: inline PTX may be used
+    bool has_fp64 = false;
+    bool has_int64_atomics = false;
+    unsigned compute_units = 1;
+    std::size_t max_work_group_size = 1;
+    std::uint64_t local_memory_bytes = 0;
+    std::uint64_t global_memory_bytes = 0;
+    std::uint64_t max_allocation_bytes = 0;  ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
+
+    explicit DeviceInfo(const cl::Device& device) {
+        cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+        name = trim(device.getInfo<CL_DEVICE_NAME>());
+        vendor = trim(device.getInfo<CL_DEVICE_VENDOR>());
+        version = trim(device.getInfo<CL_DEVICE_VERSION>());
+        driver_version = trim(device.getInfo<CL_DRIVER_VERSION>());
+        opencl_c_version = trim(device.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
+        platform_name = trim(platform.getInfo<CL_PLATFORM_NAME>());
+        platform_version = trim(platform.getInfo<CL_PLATFORM_VERSION>());
+        extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+        const auto type = device.getInfo<CL_DEVICE_TYPE>();
+        is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+        is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+        is_nvidia = platform_name.find("NVIDIA") != std::string::npos;
+        has_fp64 = has_extension("cl_khr_fp64") || device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+        has_int64_atomics = has_extension("cl_khr_int64_base_atomics");
+        compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+        max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        local_memory_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+        global_memory_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+        max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    }
+
+    bool has_extension(const std::string& extension) const {
+        std::size_t at = 0;
+        while ((at = extensions.find(extension, at)) != std::string::npos) {
+            const std::size_t end = at + extension.size();
+            if ((at == 0 || extensions[at - 1] == ' ') && (end == extensions.size() || extensions[end] == ' '))
+                return true;
+            at = end;
+        }
+        return false;
+    }
+
+    /// One line for logs and example output: "NVIDIA H100 (NVIDIA CUDA, driver 580.159.04)".
+    std::string description() const { return name + " (" + platform_name + ", driver " + driver_version + ")"; }
+
+private:
+    static std::string trim(std::string text) {
+        while (!text.empty() && (text.back() == '\0' || text.back() == ' ' || text.back() == '\n')) text.pop_back();
+        std::size_t start = 0;
+        while (start < text.size() && text[start] == ' ') ++start;
+        return text.substr(start);
+    }
+};
+
+}  // namespace clalgo

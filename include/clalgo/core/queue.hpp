@@ -1,0 +1,83 @@
+// An in-order command queue on one device of a Context; every clalgo call takes one.
+//   clalgo::Queue q(ctx);                                  // first device of the context
+//   clalgo::Queue timed(ctx, ctx.device(), CL_QUEUE_PROFILING_ENABLE);
+//   clalgo::Queue mine(existing_cl_command_queue);          // wrap the program's own queue
+#pragma once
+
+#include <clalgo/core/config.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/error.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+namespace clalgo {
+
+class Queue {
+public:
+    /// A new in-order queue on a device of the context (the first where none is given). `properties` may hold
+    /// CL_QUEUE_PROFILING_ENABLE; out-of-order queues are not supported.
+    explicit Queue(const Context& context, cl_command_queue_properties properties = 0)
+        : Queue(context, context.device(), properties) {}
+
+    Queue(const Context& context, const cl::Device& device, cl_command_queue_properties properties = 0)
+        : context_(context), device_(device) {
+        reject_out_of_order(properties);
+        try {
+            queue_ = cl::CommandQueue(context.get(), device, properties);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "creating a command queue");
+        }
+    }
+
+    /// Wraps a queue the program already has (it must be in order).
+    explicit Queue(const cl::CommandQueue& queue)
+        : context_(cl::Context(queue.getInfo<CL_QUEUE_CONTEXT>())),
+          device_(queue.getInfo<CL_QUEUE_DEVICE>()),
+          queue_(queue) {
+        reject_out_of_order(queue.getInfo<CL_QUEUE_PROPERTIES>());
+    }
+
+    const cl::CommandQueue& get() const noexcept { return queue_; }
+    const Context& context() const noexcept { return context_; }
+    const cl::Device& device() const noexcept { return device_; }
+    const DeviceInfo& info() const { return context_.info(device_); }
+
+    /// Waits until everything enqueued so far has finished.
+    void finish() const { queue_.finish(); }
+    void flush() const { queue_.flush(); }
+
+private:
+    static void reject_out_of_order(cl_command_queue_properties properties) {
+        if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+            throw std::invalid_argument("clalgo::Queue: out-of-order queues are not supported; use an in-order queue");
+    }
+
+    Context context_;
+    cl::Device device_;
+    cl::CommandQueue queue_;
+};
+
+/// Events an operation must wait for: `kernel(q, x, y, clalgo::wait_for({event_a, event_b}))`.
+struct WaitFor {
+    std::vector<cl::Event> events;
+};
+
+inline WaitFor wait_for(std::vector<cl::Event> events) { return WaitFor{std::move(events)}; }
+inline WaitFor wait_for(const cl::Event& event) { return WaitFor{{event}}; }
+
+namespace detail {
+/// The wait list to hand to CLHPP: nullptr when empty, as OpenCL requires.
+inline const std::vector<cl::Event>* wait_list(const std::vector<cl::Event>& events) {
+    return events.empty() ? nullptr : &events;
+}
+
+/// An event that completes once `events` have; for calls that have nothing to launch.
+inline cl::Event marker(const Queue& queue, const std::vector<cl::Event>& events) {
+    cl::Event done;
+    queue.get().enqueueMarkerWithWaitList(wait_list(events), &done);
+    return done;
+}
+}  // namespace detail
+
+}  // namespace clalgo

@@ -1,0 +1,193 @@
+// C++ types and their OpenCL C names: every fixed-width integer, float, double, the OpenCL vector types
+// (cl_float4 -> "float4", ...) and user structs registered with their OpenCL C definition.
+//   clalgo::type_name<std::int64_t>()  == "long"
+//   struct MinMax { float lo, hi; std::int64_t where; };
+//   clalgo::register_struct<MinMax>("min_max", "typedef struct { float lo, hi; long where; } min_max;",
+//                                   {CLALGO_FIELD(MinMax, lo), CLALGO_FIELD(MinMax, hi), CLALGO_FIELD(MinMax, where)});
+// A registered struct's size and field offsets are checked on each device before its first use.
+#pragma once
+
+#include <clalgo/core/config.hpp>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <typeindex>
+#include <typeinfo>
+#include <vector>
+
+namespace clalgo {
+
+/// One field of a registered struct: its name in the OpenCL C definition and its offset in the C++ struct.
+struct StructField {
+    std::string name;
+    std::size_t offset;
+};
+
+/// `CLALGO_FIELD(MyStruct, member)`: the field's name and C++ offset, for register_struct.
+#define CLALGO_FIELD(Type, member) ::clalgo::StructField{#member, offsetof(Type, member)}
+
+namespace detail {
+
+struct StructInfo {
+    std::string name;        ///< the OpenCL C type name
+    std::string definition;  ///< OpenCL C that defines it
+    std::size_t size;        ///< sizeof in C++
+    std::vector<StructField> fields;
+    std::type_index type;
+};
+
+class StructRegistry {
+public:
+    static StructRegistry& instance() {
+        static StructRegistry registry;
+        return registry;
+    }
+
+    void add(StructInfo info) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto by_name = by_name_.find(info.name);
+        if (by_name != by_name_.end() && by_name->second->type != info.type)
+            throw std::invalid_argument("clalgo::register_struct: the OpenCL C name '" + info.name +
+                                        "' is already registered for another C++ type");
+        auto shared = std::make_shared<const StructInfo>(std::move(info));
+        by_name_[shared->name] = shared;
+        by_type_.erase(shared->type);
+        by_type_.emplace(shared->type, shared);
+    }
+
+    std::shared_ptr<const StructInfo> find(const std::string& name) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = by_name_.find(name);
+        return it == by_name_.end() ? nullptr : it->second;
+    }
+
+    std::shared_ptr<const StructInfo> find(std::type_index type) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = by_type_.find(type);
+        return it == by_type_.end() ? nullptr : it->second;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<const StructInfo>> by_name_;
+    std::map<std::type_index, std::shared_ptr<const StructInfo>> by_type_;
+};
+
+template <class T>
+struct VectorTypeName {
+    static constexpr const char* value = nullptr;
+};
+#define CLALGO_VECTOR_TYPE(base)                                                               \
+    template <> struct VectorTypeName<cl_##base##2> { static constexpr const char* value = #base "2"; };   \
+    template <> struct VectorTypeName<cl_##base##4> { static constexpr const char* value = #base "4"; };   \
+    template <> struct VectorTypeName<cl_##base##8> { static constexpr const char* value = #base "8"; };   \
+    template <> struct VectorTypeName<cl_##base##16> { static constexpr const char* value = #base "16"; };
+CLALGO_VECTOR_TYPE(char)
+CLALGO_VECTOR_TYPE(uchar)
+CLALGO_VECTOR_TYPE(short)
+CLALGO_VECTOR_TYPE(ushort)
+CLALGO_VECTOR_TYPE(int)
+CLALGO_VECTOR_TYPE(uint)
+CLALGO_VECTOR_TYPE(long)
+CLALGO_VECTOR_TYPE(ulong)
+CLALGO_VECTOR_TYPE(float)
+CLALGO_VECTOR_TYPE(double)
+#undef CLALGO_VECTOR_TYPE
+
+/// The OpenCL C name of an arithmetic C++ type, by signedness and width (so int64_t is "long" whatever the
+/// platform calls it); nullptr for a type with none.
+template <class T>
+constexpr const char* scalar_type_name() {
+    if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, double>) return "double";
+    else if constexpr (std::is_same_v<T, bool> || !std::is_integral_v<T>) return nullptr;
+    else if constexpr (sizeof(T) == 1) return std::is_signed_v<T> ? "char" : "uchar";
+    else if constexpr (sizeof(T) == 2) return std::is_signed_v<T> ? "short" : "ushort";
+    else if constexpr (sizeof(T) == 4) return std::is_signed_v<T> ? "int" : "uint";
+    else if constexpr (sizeof(T) == 8) return std::is_signed_v<T> ? "long" : "ulong";
+    else return nullptr;
+}
+
+inline bool is_builtin_type_name(const std::string& name) {
+    static const char* const scalars[] = {"char", "uchar", "short", "ushort", "int",   "uint",
+                                          "long", "ulong", "float", "double"};
+    for (const char* scalar : scalars) {
+        const std::string base(scalar);
+        if (name == base) return true;
+        for (const char* width : {"2", "4", "8", "16"})
+            if (name == base + width) return true;
+    }
+    return false;
+}
+
+}  // namespace detail
+
+/// True for the C++ types clalgo can name in OpenCL C without registration.
+template <class T>
+constexpr bool is_builtin_type_v =
+    detail::scalar_type_name<T>() != nullptr || detail::VectorTypeName<T>::value != nullptr;
+
+/// Registers a trivially copyable C++ struct under an OpenCL C name with the OpenCL C `definition` of that
+/// name. Kernels that use the name get the definition prepended; do not repeat it in a preamble.
+template <class T>
+void register_struct(std::string name, std::string definition, std::vector<StructField> fields) {
+    static_assert(std::is_trivially_copyable_v<T>, "clalgo::register_struct needs a trivially copyable type");
+    static_assert(!is_builtin_type_v<T>, "clalgo::register_struct: this type already has an OpenCL C name");
+    if (name.empty() || definition.find(name) == std::string::npos)
+        throw std::invalid_argument("clalgo::register_struct: the definition must define the name '" + name + "'");
+    for (const auto& field : fields)
+        if (field.offset >= sizeof(T))
+            throw std::invalid_argument("clalgo::register_struct: field '" + field.name + "' lies outside '" +
+                                        name + "'");
+    detail::StructRegistry::instance().add(
+        detail::StructInfo{std::move(name), std::move(definition), sizeof(T), std::move(fields), typeid(T)});
+}
+
+/// The OpenCL C name of T; throws std::invalid_argument for a struct that was never registered.
+template <class T>
+std::string type_name() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (detail::scalar_type_name<U>() != nullptr) {
+        return detail::scalar_type_name<U>();
+    } else if constexpr (detail::VectorTypeName<U>::value != nullptr) {
+        return detail::VectorTypeName<U>::value;
+    } else {
+        if (auto info = detail::StructRegistry::instance().find(std::type_index(typeid(U)))) return info->name;
+        throw std::invalid_argument(std::string("clalgo: the C++ type '") + typeid(U).name() +
+                                    "' has no OpenCL C name; register it with clalgo::register_struct");
+    }
+}
+
+namespace detail {
+
+/// A type name as a user might spell it in C++ or OpenCL C, mapped to the OpenCL C name when clalgo knows the
+/// type ("unsigned int" -> "uint", "int64_t" -> "long"); otherwise returned unchanged.
+inline std::string canonical_type_name(const std::string& spelled) {
+    static const std::map<std::string, std::string> aliases = {
+        {"unsigned char", "uchar"}, {"signed char", "char"},   {"unsigned short", "ushort"},
+        {"unsigned int", "uint"},   {"unsigned", "uint"},      {"signed int", "int"},
+        {"unsigned long", "ulong"}, {"signed long", "long"},   {"int8_t", "char"},
+        {"uint8_t", "uchar"},       {"int16_t", "short"},      {"uint16_t", "ushort"},
+        {"int32_t", "int"},         {"uint32_t", "uint"},      {"int64_t", "long"},
+        {"uint64_t", "ulong"},      {"cl_char", "char"},       {"cl_uchar", "uchar"},
+        {"cl_short", "short"},      {"cl_ushort", "ushort"},   {"cl_int", "int"},
+        {"cl_uint", "uint"},        {"cl_long", "long"},       {"cl_ulong", "ulong"},
+        {"cl_float", "float"},      {"cl_double", "double"}};
+    auto it = aliases.find(spelled);
+    return it == aliases.end() ? spelled : it->second;
+}
+
+/// Whether code that uses this OpenCL C type needs double precision.
+inline bool type_needs_fp64(const std::string& name) {
+    if (name.rfind("double", 0) == 0) return true;
+    if (auto info = StructRegistry::instance().find(name)) return info->definition.find("double") != std::string::npos;
+    return false;
+}
+
+}  // namespace detail
+}  // namespace clalgo

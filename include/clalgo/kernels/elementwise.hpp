@@ -1,0 +1,106 @@
+// ElementwiseKernel: PyOpenCL's map kernel in C++. Declare the arguments, write one statement over the index
+// i (64-bit) and the size n; clalgo generates, builds (once) and launches the kernel.
+//   clalgo::ElementwiseKernel lin_comb(ctx, "float a, const float *x, float b, const float *y, float *z",
+//                                      "z[i] = a*x[i] + b*y[i]");
+//   cl::Event done = lin_comb(q, 5.0f, x, 6.0f, y, z);     // over i in [0, x.size())
+//   lin_comb(q, clalgo::range(0, n, 2), 5.0f, x, 6.0f, y, z); // over i = 0, 2, 4, ... < n
+#pragma once
+
+#include <clalgo/cl/elementwise.cl.hpp>
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/program.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/kernels/launch_shape.hpp>
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo {
+
+struct ElementwiseOptions {
+    std::string name = "elementwise";  ///< the kernel's name, in build errors and profilers
+    std::string preamble;              ///< OpenCL C placed before the kernel: helper functions, constants
+    std::string loop_prep;             ///< statements run by each work-item before its loop
+    std::string after_loop;            ///< statements run by each work-item after its loop
+    std::string build_options;         ///< passed to the OpenCL compiler
+};
+
+/// Applies `operation` to every index. Calls are checked against the declaration, return the launch's event,
+/// and are asynchronous: read results back (Array::to_host) or wait on the event.
+class ElementwiseKernel {
+public:
+    ElementwiseKernel(const Context& context, const std::string& arguments, const std::string& operation,
+                      ElementwiseOptions options = {})
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)) {
+        if (!detail::is_identifier(options_.name))
+            throw std::invalid_argument("clalgo::ElementwiseKernel: '" + options_.name + "' is not a kernel name");
+        detail::reject_reserved_names(declarations_, {"i", "n"}, "ElementwiseKernel '" + options_.name + "'");
+        std::vector<std::string> types;
+        for (const auto& declaration : declarations_) types.push_back(declaration.type);
+        const std::string parameters = detail::kernel_parameters(declarations_);
+        auto generate = [&](const DeviceInfo& info) {
+            return detail::render(
+                detail::cl_source::elementwise,
+                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                 {"preamble", detail::user_text("preamble", options_.preamble)},
+                 {"contiguous_chunks", detail::library_text(info.is_cpu ? "1" : "0")},
+                 {"name", detail::library_text(options_.name)},
+                 {"parameters", detail::library_text(parameters)},
+                 {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},
+                 {"loop_prep", detail::user_text("loop_prep", options_.loop_prep)},
+                 {"operation", detail::user_text("operation", operation)},
+                 {"after_loop", detail::user_text("after_loop", options_.after_loop)}});
+        };
+        program_ = detail::KernelProgram(
+            context, generate, options_.build_options,
+            detail::BuildLabel{options_.name,
+                               {{"operation", operation}, {"preamble", options_.preamble},
+                                {"loop_prep", options_.loop_prep}, {"after_loop", options_.after_loop}}},
+            types, {options_.name});
+    }
+
+    /// Runs the kernel over [0, size of the first array), or over a clalgo::range given among the arguments.
+    /// A clalgo::wait_for(events) among the arguments delays the launch until those events complete.
+    template <class... Args>
+    cl::Event operator()(const Queue& queue, const Args&... arguments) const {
+        detail::CallOptions call;
+        auto bound = detail::bind_call(call, arguments...);
+        detail::check_arguments(options_.name, declarations_, bound);
+        IndexRange indices;
+        if (call.range) {
+            indices = *call.range;
+        } else if (auto size = detail::first_array_size(bound)) {
+            indices = IndexRange{0, static_cast<std::int64_t>(*size), 1};
+        } else {
+            throw std::invalid_argument("clalgo: kernel '" + options_.name +
+                                        "' has no array argument to take its size from: pass a clalgo::range");
+        }
+        const std::int64_t n = indices.size();
+        if (n == 0) return detail::marker(queue, call.wait);
+        auto& on = program_.on(queue);
+        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        cl::Kernel& kernel = on.kernel(options_.name);
+        kernel.setArg(0, static_cast<cl_long>(indices.start));
+        kernel.setArg(1, static_cast<cl_long>(indices.step));
+        kernel.setArg(2, static_cast<cl_long>(n));
+        detail::set_arguments(kernel, 3, bound);
+        const auto shape = detail::map_shape(*on.info, n, detail::kernel_work_group_size(kernel, on.device));
+        return detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
+    }
+
+    const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
+    /// The generated OpenCL C for a device of the context (the first by default).
+    const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+
+private:
+    std::vector<ArgumentDeclaration> declarations_;
+    ElementwiseOptions options_;
+    detail::KernelProgram program_;
+};
+
+}  // namespace clalgo

@@ -1,0 +1,52 @@
+// Shared by the tests: the device under test (the default device: PoCL on CI), random data, type lists.
+#pragma once
+
+#include <clalgo/clalgo.hpp>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace clalgo_test {
+
+inline clalgo::Context& context() {
+    static clalgo::Context ctx = clalgo::Context::default_context();
+    return ctx;
+}
+
+inline clalgo::Queue& queue() {
+    static clalgo::Queue q(context());
+    return q;
+}
+
+inline bool has_fp64() { return queue().info().has_fp64; }
+
+/// n random values of T, small enough that sums of millions of them stay exact in T's range where it is an
+/// integer, and in [-1, 1) where it is floating point.
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed = 42) {
+    std::mt19937_64 engine(seed);
+    std::vector<T> values(n);
+    if constexpr (std::is_floating_point_v<T>) {
+        std::uniform_real_distribution<double> dist(-1.0, 1.0);
+        for (auto& v : values) v = static_cast<T>(dist(engine));
+    } else {
+        std::uniform_int_distribution<int> dist(std::is_signed_v<T> ? -50 : 0, 100);
+        for (auto& v : values) v = static_cast<T>(dist(engine));
+    }
+    return values;
+}
+
+/// Every scalar type clalgo supports.
+using ScalarTypes = ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                                     std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+
+/// Skips the current test where T is double and the device lacks fp64.
+#define CLALGO_SKIP_WITHOUT_FP64(T)                                                            \
+    do {                                                                                       \
+        if (std::is_same_v<T, double> && !clalgo_test::has_fp64()) GTEST_SKIP() << "no fp64"; \
+    } while (0)
+
+}  // namespace clalgo_test
