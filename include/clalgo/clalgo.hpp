@@ -14,3 +14,4 @@
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/kernels/elementwise.hpp>
+#include <clalgo/kernels/reduction.hpp>

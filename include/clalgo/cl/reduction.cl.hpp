@@ -1,0 +1,124 @@
+// OpenCL C template of ReductionKernel. Stage 1: each work-group folds its share of the indices (a grid-stride
+// loop on GPUs, one contiguous chunk per work-item on CPUs) and combines its work-items into one partial;
+// stage 2: one work-group combines the partials into the result. No atomics, so the result is the same on
+// every run for a given device and size.
+#pragma once
+
+namespace clalgo::detail::cl_source {
+
+inline constexpr const char* reduction = R"CLC(${prologue}
+${preamble}
+
+typedef ${value_type} clalgo_value_t;
+#define CLALGO_GROUP_SIZE ${group_size}
+#define CLALGO_CONTIGUOUS_CHUNKS ${contiguous_chunks}
+#define CLALGO_UNROLL ${unroll}
+#define CLALGO_WARP_SHUFFLE ${warp_shuffle}
+#define CLALGO_VECTOR_WIDTH ${vector_width}
+
+inline clalgo_value_t clalgo_neutral(void)
+{
+    return ${neutral};
+}
+
+inline clalgo_value_t clalgo_reduce(clalgo_value_t a, clalgo_value_t b)
+{
+    return ${reduce_expr};
+}
+
+inline clalgo_value_t clalgo_map(const long i, const long n${map_parameters})
+{
+    return ${map_expr};
+}
+${group_functions}
+__kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
+void ${name}_stage1(
+    long clalgo_start, long clalgo_step, long n,
+    long clalgo_vector_head,
+    __global clalgo_value_t *clalgo_partials${parameters})
+{
+    ${array_pointers}
+    /* several accumulators per work-item: independent chains keep loads and arithmetic in flight */
+    clalgo_value_t clalgo_acc[CLALGO_UNROLL];
+    for (int u = 0; u < CLALGO_UNROLL; ++u)
+        clalgo_acc[u] = clalgo_neutral();
+
+#if CLALGO_CONTIGUOUS_CHUNKS
+    /* CPU devices: one contiguous chunk per work-item */
+    const long clalgo_chunk = (n + (long)get_global_size(0) - 1) / (long)get_global_size(0);
+    const long clalgo_first = min((long)get_global_id(0) * clalgo_chunk, n);
+    const long clalgo_last = min(clalgo_first + clalgo_chunk, n);
+    long clalgo_k = clalgo_first;
+    for (; clalgo_k + CLALGO_UNROLL <= clalgo_last; clalgo_k += CLALGO_UNROLL)
+        for (int u = 0; u < CLALGO_UNROLL; ++u)
+            clalgo_acc[u] = clalgo_reduce(clalgo_acc[u],
+                                          clalgo_map(clalgo_start + (clalgo_k + u) * clalgo_step, n${map_arguments}));
+    for (; clalgo_k < clalgo_last; ++clalgo_k)
+        clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + clalgo_k * clalgo_step, n${map_arguments}));
+#else
+    /* GPUs: grid-stride loops, neighbouring work-items on neighbouring items */
+    const long clalgo_stride = get_global_size(0);
+    long clalgo_scalar_begin = get_global_id(0), clalgo_scalar_end = n;
+#if CLALGO_VECTOR_WIDTH
+    if (clalgo_vector_head >= 0) {
+        /* the map reads one array at [i]: read it ${vector_bytes} bytes at a time, from the first aligned element */
+        typedef ${element_type}${vector_width} clalgo_vector_t;
+        __global const clalgo_vector_t *clalgo_vectors =
+            (__global const clalgo_vector_t *)(${vector_source} + clalgo_start + clalgo_vector_head);
+        const long clalgo_vector_count = (n - clalgo_vector_head) / CLALGO_VECTOR_WIDTH;
+        long clalgo_k = get_global_id(0);
+        for (; clalgo_k + (CLALGO_UNROLL - 1) * clalgo_stride < clalgo_vector_count; clalgo_k += CLALGO_UNROLL * clalgo_stride) {
+            clalgo_vector_t clalgo_v[CLALGO_UNROLL];
+            for (int u = 0; u < CLALGO_UNROLL; ++u)
+                clalgo_v[u] = clalgo_vectors[clalgo_k + u * clalgo_stride];
+            for (int u = 0; u < CLALGO_UNROLL; ++u) {
+                const ${element_type} *clalgo_e = (const ${element_type} *)&clalgo_v[u];
+                for (int c = 0; c < CLALGO_VECTOR_WIDTH; ++c)
+                    clalgo_acc[u] = clalgo_reduce(clalgo_acc[u], (clalgo_value_t)clalgo_e[c]);
+            }
+        }
+        for (; clalgo_k < clalgo_vector_count; clalgo_k += clalgo_stride) {
+            const clalgo_vector_t clalgo_v = clalgo_vectors[clalgo_k];
+            const ${element_type} *clalgo_e = (const ${element_type} *)&clalgo_v;
+            for (int c = 0; c < CLALGO_VECTOR_WIDTH; ++c)
+                clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], (clalgo_value_t)clalgo_e[c]);
+        }
+        /* the unaligned head and the tail are read one item at a time */
+        for (long k = get_global_id(0); k < clalgo_vector_head; k += clalgo_stride)
+            clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + k, n${map_arguments}));
+        clalgo_scalar_begin = clalgo_vector_head + clalgo_vector_count * CLALGO_VECTOR_WIDTH + get_global_id(0);
+    }
+#endif
+    long clalgo_k = clalgo_scalar_begin;
+    for (; clalgo_k + (CLALGO_UNROLL - 1) * clalgo_stride < clalgo_scalar_end; clalgo_k += CLALGO_UNROLL * clalgo_stride)
+        for (int u = 0; u < CLALGO_UNROLL; ++u)
+            clalgo_acc[u] = clalgo_reduce(clalgo_acc[u],
+                                          clalgo_map(clalgo_start + (clalgo_k + u * clalgo_stride) * clalgo_step, n${map_arguments}));
+    for (; clalgo_k < clalgo_scalar_end; clalgo_k += clalgo_stride)
+        clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + clalgo_k * clalgo_step, n${map_arguments}));
+#endif
+
+    for (int u = 1; u < CLALGO_UNROLL; ++u)
+        clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_acc[u]);
+    __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
+    const clalgo_value_t clalgo_total = clalgo_group_reduce(clalgo_acc[0], clalgo_scratch);
+    if (get_local_id(0) == 0)
+        clalgo_partials[get_group_id(0)] = clalgo_total;
+}
+
+__kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
+void ${name}_stage2(
+    long clalgo_count, __global const clalgo_value_t *clalgo_partials,
+    __global clalgo_value_t *clalgo_result, long clalgo_result_offset)
+{
+    clalgo_value_t clalgo_acc = clalgo_neutral();
+    for (long k = get_local_id(0); k < clalgo_count; k += CLALGO_GROUP_SIZE)
+        clalgo_acc = clalgo_reduce(clalgo_acc, clalgo_partials[k]);
+    __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
+    clalgo_acc = clalgo_group_reduce(clalgo_acc, clalgo_scratch);
+    if (get_local_id(0) == 0)
+        clalgo_result[clalgo_result_offset] = clalgo_acc;
+}
+)CLC";
+
+}  // namespace clalgo::detail::cl_source

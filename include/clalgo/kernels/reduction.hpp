@@ -1,0 +1,298 @@
+// ReductionKernel<T>: PyOpenCL's map + reduce in C++. `map_expr` turns index i into a T, `reduce_expr` combines
+// two T values `a` and `b`, starting from `neutral`; over an array's indices or a bare 64-bit index range.
+//   clalgo::ReductionKernel<double> dot(ctx, "0", "a+b", "x[i]*y[i]", "const double *x, const double *y");
+//   double d = dot(q, x, y);
+//   clalgo::ReductionKernel<std::int64_t> count(ctx, "0", "a+b", "is_prime(i) ? 1 : 0", "", options);
+//   std::int64_t primes = count(q, clalgo::range(0, 1000000));
+// `reduce_expr` must be associative and commutative (items are combined in a device-specific order, as in
+// CUB's and Thrust's reduce); for a given device and size the result is the same on every run.
+#pragma once
+
+#include <clalgo/cl/group.cl.hpp>
+#include <clalgo/cl/reduction.cl.hpp>
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/program.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/core/types.hpp>
+#include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/kernels/scratch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo {
+
+struct ReductionOptions {
+    std::string name = "reduce";  ///< the kernel's name, in build errors and profilers
+    std::string preamble;         ///< OpenCL C placed before the kernels: helper functions, constants
+    std::string build_options;    ///< passed to the OpenCL compiler
+};
+
+/// A reduction result left on the device: a one-element array and the event that completes it.
+template <class T>
+struct DeviceResult {
+    Array<T> value;
+    cl::Event event;
+    /// Waits for the result and copies it to the host.
+    T get(const Queue& queue) const { return value.read_at(queue, 0, {event}); }
+};
+
+namespace detail {
+
+/// What the generated reduction looks like on one device.
+struct ReductionPlan {
+    std::size_t group_size = 1;
+    std::size_t max_groups = 1;
+    int unroll = 1;
+    bool contiguous_chunks = false;
+    bool warp_shuffle = false;
+    int vector_width = 0;  ///< 0: no vector loads
+};
+
+inline std::size_t power_of_two_at_most(std::size_t value) {
+    std::size_t p = 1;
+    while (p * 2 <= value) p *= 2;
+    return p;
+}
+
+}  // namespace detail
+
+template <class T>
+class ReductionKernel {
+public:
+    /// `neutral`: an expression for the identity of `reduce_expr`; `map_expr`: an expression over i, n and the
+    /// arguments (empty: the first array's [i]); `arguments`: declarations as for ElementwiseKernel.
+    ReductionKernel(const Context& context, const std::string& neutral, const std::string& reduce_expr,
+                    std::string map_expr, const std::string& arguments, ReductionOptions options = {})
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()) {
+        const std::string kernel = "ReductionKernel '" + options_.name + "'";
+        if (!detail::is_identifier(options_.name))
+            throw std::invalid_argument("clalgo::ReductionKernel: '" + options_.name + "' is not a kernel name");
+        detail::reject_reserved_names(declarations_, {"i", "n", "a", "b"}, kernel);
+        if (detail::trim(map_expr).empty()) {
+            auto first = std::find_if(declarations_.begin(), declarations_.end(),
+                                      [](const ArgumentDeclaration& d) { return d.is_array; });
+            if (first == declarations_.end())
+                throw std::invalid_argument("clalgo: " + kernel + " has no array argument: give a map_expr over i");
+            map_expr = first->name + "[i]";
+        }
+        const std::string vector_source = plain_read_array(map_expr);
+
+        std::vector<std::string> types{value_type_};
+        for (const auto& declaration : declarations_) types.push_back(declaration.type);
+        std::string map_parameters, map_arguments;
+        for (const auto& declaration : declarations_) {
+            map_parameters += ", " + (declaration.is_array ? "__global " + detail::qualifiers(declaration) +
+                                                                 declaration.type + " *" + declaration.name
+                                                           : "const " + declaration.type + " " + declaration.name);
+            map_arguments += ", " + declaration.name;
+        }
+        const std::string parameters = detail::kernel_parameters(declarations_);
+
+        auto generate = [&](const DeviceInfo& info) {
+            const detail::ReductionPlan plan = make_plan(info, vector_source);
+            plans_.push_back(plan);
+            std::string element_type = "char";
+            for (const auto& declaration : declarations_)
+                if (declaration.name == vector_source) element_type = declaration.type;
+            const std::string group_functions = std::string(detail::cl_source::warp_shuffle) + detail::cl_source::group_reduce;
+            return detail::render(
+                detail::cl_source::reduction,
+                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                 {"preamble", detail::user_text("preamble", options_.preamble)},
+                 {"value_type", detail::library_text(value_type_)},
+                 {"group_size", detail::library_text(std::to_string(plan.group_size))},
+                 {"contiguous_chunks", detail::library_text(plan.contiguous_chunks ? "1" : "0")},
+                 {"unroll", detail::library_text(std::to_string(plan.unroll))},
+                 {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
+                 {"vector_width", detail::library_text(std::to_string(plan.vector_width))},
+                 {"vector_bytes", detail::library_text(std::to_string(plan.vector_width * sizeof(T)))},
+                 {"element_type", detail::library_text(element_type)},
+                 {"vector_source", detail::library_text(vector_source.empty() ? "0" : vector_source)},
+                 {"neutral", detail::user_text("neutral", neutral)},
+                 {"reduce_expr", detail::user_text("reduce_expr", reduce_expr)},
+                 {"map_expr", detail::user_text("map_expr", map_expr)},
+                 {"map_parameters", detail::library_text(map_parameters)},
+                 {"map_arguments", detail::library_text(map_arguments)},
+                 {"group_functions", detail::library_text(group_functions)},
+                 {"name", detail::library_text(options_.name)},
+                 {"parameters", detail::library_text(parameters)},
+                 {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}});
+        };
+        program_ = detail::KernelProgram(
+            context, generate, options_.build_options,
+            detail::BuildLabel{options_.name,
+                               {{"neutral", neutral}, {"reduce_expr", reduce_expr}, {"map_expr", map_expr},
+                                {"preamble", options_.preamble}}},
+            types, {options_.name + "_stage1", options_.name + "_stage2"});
+        vector_source_ = vector_source;
+    }
+
+    /// Reduces over the first array's indices, or over a clalgo::range among the arguments; blocks and returns
+    /// the result (the neutral element for an empty input).
+    template <class... Args>
+    T operator()(const Queue& queue, const Args&... arguments) const {
+        auto& on = program_.on(queue);
+        cl::Buffer scratch = scratch_.get(queue, scratch_bytes(on));
+        const std::size_t result_slot = plan_for(on).max_groups;
+        enqueue(queue, scratch, result_slot, arguments...);
+        T result;
+        try {
+            queue.get().enqueueReadBuffer(scratch, CL_TRUE, result_slot * sizeof(T), sizeof(T), &result);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "reading the result of '" + options_.name + "'");
+        }
+        return result;
+    }
+
+    /// Like operator(), but leaves the result on the device: a one-element array and its event.
+    template <class... Args>
+    DeviceResult<T> async(const Queue& queue, const Args&... arguments) const {
+        Array<T> value(queue, 1);
+        cl::Event event = enqueue(queue, value.buffer(), 0, arguments...);
+        return DeviceResult<T>{std::move(value), std::move(event)};
+    }
+
+    /// Like operator(), but writes the result into `destination` (one element) and returns the event.
+    template <class... Args>
+    cl::Event into(const Queue& queue, const ArrayView<T>& destination, const Args&... arguments) const {
+        if (destination.size() != 1)
+            throw std::invalid_argument("clalgo: " + options_.name + ".into needs a destination of one element, not " +
+                                        std::to_string(destination.size()));
+        return enqueue(queue, destination.buffer(), destination.offset(), arguments...);
+    }
+
+    const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
+    /// The generated OpenCL C for a device of the context (the first by default).
+    const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+
+private:
+    /// The array a map of the form `name[i]` reads, where it can be read with vector loads; else "".
+    std::string plain_read_array(const std::string& map_expr) const {
+        static const std::regex plain(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[\s*i\s*\]\s*$)");
+        std::smatch match;
+        if (!std::regex_match(map_expr, match, plain)) return "";
+        for (const auto& declaration : declarations_)
+            if (declaration.is_array && declaration.name == match[1].str() && !declaration.is_volatile &&
+                detail::is_builtin_type_name(declaration.type) && declaration.type.find_first_of("0123456789") == std::string::npos)
+                return declaration.name;
+        return "";
+    }
+
+    detail::ReductionPlan make_plan(const DeviceInfo& info, const std::string& vector_source) const {
+        detail::ReductionPlan plan;
+        if (info.is_cpu) {
+            plan.group_size = 1;
+            plan.contiguous_chunks = true;
+            plan.max_groups = std::size_t(info.compute_units) * 8;
+            plan.unroll = 8;
+            return plan;
+        }
+        plan.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+        plan.max_groups = std::size_t(info.compute_units) * 16;
+        plan.unroll = 4;
+        plan.warp_shuffle = info.is_nvidia && sizeof(T) % 4 == 0 && plan.group_size >= 32;
+        std::size_t element_size = 0;
+        for (const auto& declaration : declarations_)
+            if (declaration.name == vector_source) element_size = builtin_size(declaration.type);
+        if (!vector_source.empty() && is_builtin_type_v<T> && detail::VectorTypeName<T>::value == nullptr &&
+            element_size > 0 && element_size <= 8)
+            plan.vector_width = static_cast<int>(16 / element_size);
+        return plan;
+    }
+
+    static std::size_t builtin_size(const std::string& type) {
+        if (type == "char" || type == "uchar") return 1;
+        if (type == "short" || type == "ushort") return 2;
+        if (type == "int" || type == "uint" || type == "float") return 4;
+        if (type == "long" || type == "ulong" || type == "double") return 8;
+        return 0;
+    }
+
+    const detail::ReductionPlan& plan_for(const detail::KernelProgram::OnDevice& on) const {
+        for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
+            if (program_.context().devices()[d]() == on.device()) return plans_.at(d);
+        throw std::logic_error("clalgo: no reduction plan for the device");
+    }
+
+    std::size_t scratch_bytes(const detail::KernelProgram::OnDevice& on) const {
+        return (plan_for(on).max_groups + 1) * sizeof(T);
+    }
+
+    /// Enqueues both stages; the result lands in `result` at element `result_offset`.
+    template <class... Args>
+    cl::Event enqueue(const Queue& queue, const cl::Buffer& result, std::size_t result_offset,
+                      const Args&... arguments) const {
+        detail::CallOptions call;
+        auto bound = detail::bind_call(call, arguments...);
+        detail::check_arguments(options_.name, declarations_, bound);
+        IndexRange indices;
+        if (call.range) {
+            indices = *call.range;
+        } else if (auto size = detail::first_array_size(bound)) {
+            indices = IndexRange{0, static_cast<std::int64_t>(*size), 1};
+        } else {
+            throw std::invalid_argument("clalgo: kernel '" + options_.name +
+                                        "' has no array argument to take its size from: pass a clalgo::range");
+        }
+        const std::int64_t n = indices.size();
+        auto& on = program_.on(queue);
+        const auto& plan = plan_for(on);
+        cl::Buffer partials = scratch_.get(queue, scratch_bytes(on));
+
+        // enough groups to fill the device, but at least a few items per work-item
+        const std::size_t items_per_group = plan.group_size * (plan.contiguous_chunks ? 4096 : 16);
+        const std::size_t groups =
+            n == 0 ? 0 : std::min(plan.max_groups, detail::divide_up(static_cast<std::uint64_t>(n), items_per_group));
+
+        std::int64_t vector_head = -1;
+        if (plan.vector_width > 0 && indices.step == 1 && n >= 4 * plan.vector_width) {
+            for (std::size_t k = 0; k < declarations_.size(); ++k)
+                if (declarations_[k].name == vector_source_) {
+                    const std::int64_t first = static_cast<std::int64_t>(bound[k].offset) + indices.start;
+                    const std::int64_t width = plan.vector_width;
+                    vector_head = first >= 0 ? (width - first % width) % width : -1;
+                }
+        }
+
+        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        std::vector<cl::Event> wait = call.wait;
+        if (groups > 0) {
+            cl::Kernel& stage1 = on.kernel(options_.name + "_stage1");
+            stage1.setArg(0, static_cast<cl_long>(indices.start));
+            stage1.setArg(1, static_cast<cl_long>(indices.step));
+            stage1.setArg(2, static_cast<cl_long>(n));
+            stage1.setArg(3, static_cast<cl_long>(vector_head));
+            stage1.setArg(4, partials);
+            detail::set_arguments(stage1, 5, bound);
+            wait = {detail::launch(queue, stage1, groups * plan.group_size, plan.group_size, wait,
+                                   options_.name.c_str())};
+        }
+        cl::Kernel& stage2 = on.kernel(options_.name + "_stage2");
+        stage2.setArg(0, static_cast<cl_long>(groups));
+        stage2.setArg(1, partials);
+        stage2.setArg(2, result);
+        stage2.setArg(3, static_cast<cl_long>(result_offset));
+        return detail::launch(queue, stage2, plan.group_size, plan.group_size, groups > 0 ? std::vector<cl::Event>{} : wait,
+                              options_.name.c_str());
+    }
+
+    std::vector<ArgumentDeclaration> declarations_;
+    ReductionOptions options_;
+    std::string value_type_;
+    std::string vector_source_;
+    std::vector<detail::ReductionPlan> plans_;  ///< one per device of the context, in its order
+    detail::KernelProgram program_;
+    mutable detail::QueueScratch scratch_;
+};
+
+}  // namespace clalgo
