@@ -36,6 +36,34 @@ inline clalgo_value_t clalgo_shuffle_up(clalgo_value_t value, uint delta)
     }
     return u.value;
 }
+
+inline uint clalgo_shuffle_up_uint(uint value, uint delta)
+{
+    uint moved;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(moved) : "r"(value), "r"(delta));
+    return moved;
+}
+
+inline uint clalgo_shuffle_xor_uint(uint value, uint lane_mask)
+{
+    uint moved;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(moved) : "r"(value), "r"(lane_mask));
+    return moved;
+}
+
+/* bit k set where `predicate` is non-zero in lane k */
+inline uint clalgo_ballot(uint predicate)
+{
+    uint mask;
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }" : "=r"(mask) : "r"(predicate));
+    return mask;
+}
+
+/* the index of the lowest set bit; 32 where none is */
+inline uint clalgo_lowest_bit(uint mask)
+{
+    return mask ? 31 - clz(mask & (0u - mask)) : 32;
+}
 #endif
 )CLC";
 

@@ -252,6 +252,7 @@ std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... argume
         }
     };
     (one(arguments), ...);
+    (void)one;  // a call with no arguments uses none
     return bound;
 }
 

@@ -72,14 +72,15 @@ inline void verify_struct_layouts(const Context& context, const cl::Device& devi
         queue.enqueueReadBuffer(out, CL_TRUE, 0, layout.size() * sizeof(cl_ulong), layout.data());
         const std::string where = "clalgo: registered struct '" + type + "' has a different layout on '" +
                                   context.info(device).name + "' than in C++: ";
-        if (layout[0] != registered->size)
-            throw std::invalid_argument(where + "sizeof is " + std::to_string(layout[0]) + " on the device and " +
-                                        std::to_string(registered->size) + " in C++");
+        // fields first: a misplaced field is the cause a user can act on, a size difference often its symptom
         for (std::size_t f = 0; f < registered->fields.size(); ++f)
             if (layout[f + 1] != registered->fields[f].offset)
                 throw std::invalid_argument(where + "field '" + registered->fields[f].name + "' is at offset " +
                                             std::to_string(layout[f + 1]) + " on the device and " +
                                             std::to_string(registered->fields[f].offset) + " in C++");
+        if (layout[0] != registered->size)
+            throw std::invalid_argument(where + "sizeof is " + std::to_string(layout[0]) + " on the device and " +
+                                        std::to_string(registered->size) + " in C++");
         std::lock_guard<std::mutex> lock(checked.mutex);
         checked.checked.insert({device(), type});
     }

@@ -56,8 +56,7 @@ inline GeneratedSource render(std::string_view pattern, const std::map<std::stri
         // the whitespace between the start of the line and the hole, if nothing else is there
         const std::size_t line_start = out.text.rfind('\n') == std::string::npos ? 0 : out.text.rfind('\n') + 1;
         std::string indent = out.text.substr(line_start);
-        for (char c : indent)
-            if (c != ' ' && c != '\t') indent.clear();
+        if (indent.find_first_not_of(" \t") != std::string::npos) indent.clear();
 
         std::string_view text = fill->second.text;
         while (!text.empty() && text.back() == '\n') text.remove_suffix(1);

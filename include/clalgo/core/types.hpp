@@ -182,6 +182,21 @@ inline std::string canonical_type_name(const std::string& spelled) {
     return it == aliases.end() ? spelled : it->second;
 }
 
+/// The size in bytes of an OpenCL C type clalgo knows (a builtin scalar or vector, or a registered struct);
+/// 0 for any other name.
+inline std::size_t type_size(const std::string& name) {
+    static const std::map<std::string, std::size_t> scalars = {
+        {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},    {"uint", 4},
+        {"long", 8}, {"ulong", 8}, {"float", 4}, {"double", 8}};
+    for (const auto& [scalar, size] : scalars) {
+        if (name == scalar) return size;
+        for (std::size_t width : {2, 4, 8, 16})
+            if (name == scalar + std::to_string(width)) return size * width;
+    }
+    if (auto info = StructRegistry::instance().find(name)) return info->size;
+    return 0;
+}
+
 /// Whether code that uses this OpenCL C type needs double precision.
 inline bool type_needs_fp64(const std::string& name) {
     if (name.rfind("double", 0) == 0) return true;

@@ -115,7 +115,7 @@ public:
                  {"unroll", detail::library_text(std::to_string(plan.unroll))},
                  {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
                  {"vector_width", detail::library_text(std::to_string(plan.vector_width))},
-                 {"vector_bytes", detail::library_text(std::to_string(plan.vector_width * sizeof(T)))},
+                 {"vector_bytes", detail::library_text("16")},  // vector_width elements of the array: 16 bytes
                  {"element_type", detail::library_text(element_type)},
                  {"vector_source", detail::library_text(vector_source.empty() ? "0" : vector_source)},
                  {"neutral", detail::user_text("neutral", neutral)},
@@ -141,13 +141,10 @@ public:
     /// the result (the neutral element for an empty input).
     template <class... Args>
     T operator()(const Queue& queue, const Args&... arguments) const {
-        auto& on = program_.on(queue);
-        cl::Buffer scratch = scratch_.get(queue, scratch_bytes(on));
-        const std::size_t result_slot = plan_for(on).max_groups;
-        enqueue(queue, scratch, result_slot, arguments...);
         T result;
+        cl::Event read = enqueue(queue, nullptr, 0, &result, arguments...);
         try {
-            queue.get().enqueueReadBuffer(scratch, CL_TRUE, result_slot * sizeof(T), sizeof(T), &result);
+            read.wait();
         } catch (const cl::Error& error) {
             detail::rethrow(error, "reading the result of '" + options_.name + "'");
         }
@@ -158,7 +155,7 @@ public:
     template <class... Args>
     DeviceResult<T> async(const Queue& queue, const Args&... arguments) const {
         Array<T> value(queue, 1);
-        cl::Event event = enqueue(queue, value.buffer(), 0, arguments...);
+        cl::Event event = enqueue(queue, &value.buffer(), 0, nullptr, arguments...);
         return DeviceResult<T>{std::move(value), std::move(event)};
     }
 
@@ -168,7 +165,7 @@ public:
         if (destination.size() != 1)
             throw std::invalid_argument("clalgo: " + options_.name + ".into needs a destination of one element, not " +
                                         std::to_string(destination.size()));
-        return enqueue(queue, destination.buffer(), destination.offset(), arguments...);
+        return enqueue(queue, &destination.buffer(), destination.offset(), nullptr, arguments...);
     }
 
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
@@ -224,13 +221,11 @@ private:
         throw std::logic_error("clalgo: no reduction plan for the device");
     }
 
-    std::size_t scratch_bytes(const detail::KernelProgram::OnDevice& on) const {
-        return (plan_for(on).max_groups + 1) * sizeof(T);
-    }
-
-    /// Enqueues both stages; the result lands in `result` at element `result_offset`.
+    /// Enqueues both stages; the result lands in `result` at element `result_offset` (no `result`: in the queue's
+    /// scratch buffer), and where `read_back` is given, a non-blocking read of it into `*read_back` follows (its
+    /// event is returned).
     template <class... Args>
-    cl::Event enqueue(const Queue& queue, const cl::Buffer& result, std::size_t result_offset,
+    cl::Event enqueue(const Queue& queue, const cl::Buffer* result, std::size_t result_offset, T* read_back,
                       const Args&... arguments) const {
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
@@ -247,7 +242,15 @@ private:
         const std::int64_t n = indices.size();
         auto& on = program_.on(queue);
         const auto& plan = plan_for(on);
-        cl::Buffer partials = scratch_.get(queue, scratch_bytes(on));
+        // under the launch lock: the scratch buffer is shared by the calls on this queue
+        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        auto& scratch = scratch_.get(queue);
+        scratch.reserve(queue, (plan.max_groups + 1) * sizeof(T));
+        const cl::Buffer partials = scratch.buffer;
+        if (result == nullptr) {
+            result = &scratch.buffer;
+            result_offset = plan.max_groups;
+        }
 
         // enough groups to fill the device, but at least a few items per work-item
         const std::size_t items_per_group = plan.group_size * (plan.contiguous_chunks ? 4096 : 16);
@@ -264,7 +267,6 @@ private:
                 }
         }
 
-        std::lock_guard<std::mutex> lock(*on.launch_mutex);
         std::vector<cl::Event> wait = call.wait;
         if (groups > 0) {
             cl::Kernel& stage1 = on.kernel(options_.name + "_stage1");
@@ -280,10 +282,21 @@ private:
         cl::Kernel& stage2 = on.kernel(options_.name + "_stage2");
         stage2.setArg(0, static_cast<cl_long>(groups));
         stage2.setArg(1, partials);
-        stage2.setArg(2, result);
+        stage2.setArg(2, *result);
         stage2.setArg(3, static_cast<cl_long>(result_offset));
-        return detail::launch(queue, stage2, plan.group_size, plan.group_size, groups > 0 ? std::vector<cl::Event>{} : wait,
-                              options_.name.c_str());
+        cl::Event done = detail::launch(queue, stage2, plan.group_size, plan.group_size,
+                                        groups > 0 ? std::vector<cl::Event>{} : wait, options_.name.c_str());
+        if (read_back != nullptr) {
+            // enqueued under the lock: another thread's call on this queue would otherwise overwrite the result
+            // slot of the queue's scratch buffer before this read
+            try {
+                queue.get().enqueueReadBuffer(*result, CL_FALSE, result_offset * sizeof(T), sizeof(T), read_back,
+                                              nullptr, &done);
+            } catch (const cl::Error& error) {
+                detail::rethrow(error, "reading the result of '" + options_.name + "'");
+            }
+        }
+        return done;
     }
 
     std::vector<ArgumentDeclaration> declarations_;
@@ -292,7 +305,7 @@ private:
     std::string vector_source_;
     std::vector<detail::ReductionPlan> plans_;  ///< one per device of the context, in its order
     detail::KernelProgram program_;
-    mutable detail::QueueScratch scratch_;
+    mutable detail::PerQueue<detail::GrowingBuffer> scratch_;  ///< partials, then the blocking call's result
 };
 
 }  // namespace clalgo

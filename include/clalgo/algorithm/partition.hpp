@@ -1,0 +1,24 @@
+// partition: the items for which a predicate holds and those for which it does not, each in their order, with
+// the number kept on the device.
+//   auto [evens, odds, count] = clalgo::partition(q, values, "ary[i] % 2 == 0");
+#pragma once
+
+#include <clalgo/algorithm/selection.hpp>
+
+namespace clalgo {
+
+template <class T>
+Partition<T> partition(const Queue& queue, const ArrayView<T>& input, const std::string& predicate,
+                       const SelectionOptions& options = {}) {
+    return detail::select_into_new<Partition<T>>(queue, detail::SelectionInput<T>{input, {}}, predicate,
+                                                 detail::Placement::kept_and_rejected, false, options, "partition");
+}
+
+template <class Value = std::int64_t>
+Partition<Value> partition(const Queue& queue, const IndexRange& indices, const std::string& predicate,
+                           const SelectionOptions& options = {}) {
+    return detail::select_into_new<Partition<Value>>(queue, detail::SelectionInput<Value>{std::nullopt, indices},
+                                                     predicate, detail::Placement::kept_and_rejected, false, options, "partition");
+}
+
+}  // namespace clalgo

@@ -1,0 +1,210 @@
+// What copy_if, remove_if, partition and unique share: a scan of 0/1 "kept" flags whose output statement writes
+// each kept item to its place. Named extra arguments for predicates, the result type (the kept items and their
+// count, on the device and readable on the host), and a per-context cache of the generated scan kernels, so
+// that calling an algorithm again with the same expressions builds nothing and hashes no source.
+//   auto [kept, count] = clalgo::copy_if(q, values, "ary[i] > threshold", options_with({{"threshold", 7}}));
+//   std::int64_t how_many = count.get(q);   // kept.view(0, how_many) holds them, in order
+#pragma once
+
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/core/types.hpp>
+#include <clalgo/kernels/scan.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace clalgo {
+
+/// A named extra argument a predicate can use: a scalar (number, vector type, registered struct) or an array.
+class Argument {
+public:
+    template <class V>
+    Argument(std::string name, const V& value) : name_(std::move(name)), bound_(detail::bind(value)) {
+        if (!detail::is_identifier(name_)) throw std::invalid_argument("clalgo: '" + name_ + "' is not an argument name");
+    }
+    /// Its declaration, as in a kernel's argument list ("int threshold", "const float *weights").
+    std::string declaration() const {
+        return bound_.is_array ? "const " + bound_.type + " *" + name_ : bound_.type + " " + name_;
+    }
+    const std::string& name() const noexcept { return name_; }
+    const detail::BoundArgument& bound() const noexcept { return bound_; }
+
+private:
+    std::string name_;
+    detail::BoundArgument bound_;
+};
+
+struct SelectionOptions {
+    std::vector<Argument> extra_args;  ///< names the predicate may use beside ary, i and n
+    std::string preamble;              ///< OpenCL C helpers for the predicate
+    std::string build_options;
+    /// Over an index range: what to write for each kept index (an expression of i; default: i itself).
+    std::string value_expr = "i";
+    /// Room for at most this many kept items (default: as many as the input); the count is exact either way.
+    std::optional<std::int64_t> capacity;
+    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
+};
+
+/// How many items an algorithm kept: on the device (a one-element array, for the next kernel without a round
+/// trip) and, on request, on the host.
+struct DeviceCount {
+    Array<std::int64_t> device;
+    cl::Event event;  ///< completes when the count is written
+
+    /// Waits for the count and reads it.
+    std::int64_t get(const Queue& queue) const { return device.read_at(queue, 0, {event}); }
+};
+
+/// The items an algorithm kept, in their original order: the first count.get(q) elements of `values`.
+template <class T>
+struct Selection {
+    Array<T> values;
+    DeviceCount count;
+};
+
+/// partition's result: the kept items and the rejected ones, each in their original order.
+template <class T>
+struct Partition {
+    Array<T> kept;      ///< the first count.get(q) elements
+    Array<T> rejected;  ///< the first (size - count) elements
+    DeviceCount count;
+};
+
+namespace detail {
+
+/// Attached to each context: generated selection kernels by everything that shapes their source.
+struct SelectionCache {
+    std::mutex mutex;
+    std::map<std::string, std::shared_ptr<void>> kernels;
+};
+
+/// The scan kernel for one shape of selection, built on first use and kept with the context.
+template <class Count>
+const GenericScanKernel<Count>& cached_scan(const Context& context, const std::string& arguments,
+                                            const std::string& input_expr, const std::string& output_statement,
+                                            const ScanOptions& options) {
+    auto& cache = context.state().attachment<SelectionCache>();
+    std::string key = type_name<Count>();
+    for (const std::string* part : {&arguments, &input_expr, &output_statement, &options.preamble,
+                                    &options.build_options, &options.name})
+        key += '\0' + *part;
+    for (const auto& fetch : options.input_fetch_exprs) key += '\0' + fetch.name + fetch.argument + std::to_string(fetch.offset);
+    key += '\0' + std::to_string(static_cast<int>(options.algorithm));
+    if (options.compaction)
+        key += '\0' + options.compaction->destination + '\0' + options.compaction->value + '\0' +
+               options.compaction->limit + '\0' + options.compaction->count;
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto& slot = cache.kernels[key];
+    if (!slot)
+        slot = std::make_shared<GenericScanKernel<Count>>(context, arguments, input_expr, "a+b", "0", output_statement, options);
+    return *static_cast<const GenericScanKernel<Count>*>(slot.get());
+}
+
+/// The input of a selection: an array, or an index range whose kept indices map to `Value`s.
+template <class Value>
+struct SelectionInput {
+    std::optional<ArrayView<Value>> array;
+    IndexRange indices;
+    std::int64_t size() const { return array ? static_cast<std::int64_t>(array->size()) : indices.size(); }
+};
+
+inline std::string extra_declarations(const SelectionOptions& options) {
+    std::string text;
+    for (const auto& extra : options.extra_args) text += ", " + extra.declaration();
+    return text;
+}
+
+/// How a selection places the items: kept ones only, contiguously (copy_if, unique), or kept ones and rejected
+/// ones, each contiguously (partition).
+enum class Placement { kept, kept_and_rejected };
+
+/// Runs a selection: `keep` is the test of item i. Kept items go to `Value *selected`, rejected ones (for
+/// partition) to `Value *rejected`, each with room for `capacity` items; the count goes to `count`.
+template <class Value, class... Outputs>
+cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
+                        Placement placement, bool fetch_previous, const SelectionOptions& options,
+                        const std::string& name, std::int64_t capacity, const ArrayView<std::int64_t>& count,
+                        const Outputs&... outputs) {
+    if (count.size() != 1) throw std::invalid_argument("clalgo: " + name + " needs a count of one element");
+    const std::int64_t n = input.size();
+    if (n == 0) return count.fill(queue, 0);
+    const std::string value = type_name<Value>();
+    std::string arguments = input.array ? "const " + value + " *ary, " : "";
+    arguments += value + " *selected";
+    if (placement == Placement::kept_and_rejected) arguments += ", " + value + " *rejected";
+    arguments += ", long *selected_count, long selection_capacity" + extra_declarations(options);
+
+    ScanOptions scan_options;
+    scan_options.name = name;
+    scan_options.preamble = options.preamble;
+    scan_options.build_options = options.build_options;
+    scan_options.algorithm = options.algorithm;
+    if (input.array) {
+        // the item is read once and kept in registers until it is written
+        scan_options.input_fetch_exprs.push_back({"clalgo_item", "ary", 0});
+        if (fetch_previous) scan_options.input_fetch_exprs.push_back({"clalgo_previous", "ary", -1});
+    }
+    const std::string the_value = input.array ? std::string("clalgo_item") : "(" + options.value_expr + ")";
+    std::string output;
+    if (placement == Placement::kept) {
+        scan_options.compaction = ScanCompaction{"selected", the_value, "selection_capacity", "selected_count"};
+    } else {
+        output = "if (clalgo_k == n - 1) *selected_count = item;\n"
+                 "if (prev_item != item) {\n"
+                  "    if (prev_item < selection_capacity) selected[prev_item] = " + the_value + ";\n"
+                  "} else if (clalgo_k - prev_item < selection_capacity) {\n"
+                  "    rejected[clalgo_k - prev_item] = " + the_value + ";\n"
+                  "}";
+    }
+    const std::string input_expr = "(" + keep + ") ? 1 : 0";
+    std::vector<BoundArgument> bound;
+    if (input.array) bound.push_back(bind(*input.array));
+    (bound.push_back(bind(outputs)), ...);
+    bound.push_back(bind(count));
+    bound.push_back(bind(static_cast<cl_long>(capacity)));
+    for (const auto& extra : options.extra_args) bound.push_back(extra.bound());
+    const std::optional<IndexRange> indices = input.array ? std::nullopt : std::optional<IndexRange>(input.indices);
+
+    // 32-bit counts where they suffice: the scan's status words then pack value and flag into one word
+    if (n <= 0xffffffffll)
+        return cached_scan<cl_uint>(queue.context(), arguments, input_expr, output, scan_options)
+            .enqueue_bound(queue, nullptr, indices, bound, {});
+    return cached_scan<cl_ulong>(queue.context(), arguments, input_expr, output, scan_options)
+        .enqueue_bound(queue, nullptr, indices, bound, {});
+}
+
+/// Allocates a result with room for options.capacity (default: all) items and runs the selection into it.
+template <class Result, class Value>
+Result select_into_new(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
+                       Placement placement, bool fetch_previous, const SelectionOptions& options,
+                       const std::string& name) {
+    const std::int64_t room = options.capacity.value_or(input.size());
+    if (room < 0) throw std::invalid_argument("clalgo: " + name + ": a negative capacity");
+    DeviceCount count{Array<std::int64_t>(queue, 1), cl::Event()};
+    if constexpr (std::is_same_v<Result, Partition<Value>>) {
+        Array<Value> kept(queue, static_cast<std::size_t>(room)), rejected(queue, static_cast<std::size_t>(room));
+        count.event = run_selection<Value>(queue, input, keep, placement, fetch_previous, options, name, room,
+                                           count.device, kept, rejected);
+        return Result{std::move(kept), std::move(rejected), std::move(count)};
+    } else {
+        Array<Value> values(queue, static_cast<std::size_t>(room));
+        count.event = run_selection<Value>(queue, input, keep, placement, fetch_previous, options, name, room,
+                                           count.device, values);
+        return Result{std::move(values), std::move(count)};
+    }
+}
+
+}  // namespace detail
+}  // namespace clalgo

@@ -1,0 +1,481 @@
+// GenericScanKernel<T>: PyOpenCL's scan in C++, with InclusiveScanKernel<T> and ExclusiveScanKernel<T> on top.
+// `input_expr` gives the item at i, `scan_expr` combines `a` (left) and `b` (right) and may look at
+// `across_seg_boundary`, `output_statement` sees i, `item` (the inclusive scan at i), `prev_item` (the item at
+// i-1, the neutral element at i = 0 and at segment starts) and `last_item` (the item at n-1).
+//   clalgo::GenericScanKernel<std::int64_t> starts(ctx, "const uchar *flags, long *pos",
+//       "flags[i]", "a+b", "0", "if (prev_item != item) pos[item-1] = i;");
+//   starts(q, flags, pos);
+//   clalgo::InclusiveScanKernel<int> cumsum(ctx, "a+b", "0");
+//   cumsum(q, in, out);   // in place too: cumsum(q, a, a)
+// `scan_expr` must be associative with `neutral` as its identity; it need not be commutative: items are always
+// combined left to right.
+#pragma once
+
+#include <clalgo/cl/group.cl.hpp>
+#include <clalgo/cl/scan.cl.hpp>
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/program.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/environment.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/core/types.hpp>
+#include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/kernels/reduction.hpp>
+#include <clalgo/kernels/scratch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo {
+
+/// How a scan runs. `automatic` picks single_pass on NVIDIA GPUs, reduce_then_scan on other GPUs and serial on
+/// CPUs; the others force a choice (for tests, or for a device whose needs you know).
+enum class ScanAlgorithm {
+    automatic,
+    single_pass,       ///< decoupled look-back: reads and writes each item once
+    reduce_then_scan,  ///< tiles reduced, then rescanned: reads twice, never waits on other work-groups
+    serial,            ///< one work-item per contiguous block: for CPU devices
+};
+
+/// `name` holds `argument[i + offset]` in input_expr (offset 0 or -1 as in PyOpenCL); where the position
+/// i + offset falls outside the scan it holds `argument[i]`. A fetch at offset 0 is also visible in
+/// output_statement, read once for both.
+struct InputFetch {
+    std::string name;
+    std::string argument;
+    int offset = 0;
+};
+
+/// Stream compaction done by the scan itself, for scans whose input_expr is 0 or 1: wherever the scan grows,
+/// `destination[prev_item] = value` (while prev_item < `limit`), and the total goes to `count[0]`, written once
+/// by the work-item that holds the last item rather than tested for at every item.
+struct ScanCompaction {
+    std::string destination;  ///< an array argument
+    std::string value;        ///< an expression over i, the arguments and input fetches
+    std::string limit;        ///< an expression: room in the destination
+    std::string count;        ///< a `long *` argument: its first element receives the number of such items
+};
+
+struct ScanOptions {
+    std::string name = "scan";           ///< the kernel's name, in build errors and profilers
+    std::string is_segment_start_expr;   ///< an expression over i: true where a new segment starts
+    std::vector<InputFetch> input_fetch_exprs;
+    std::string preamble;                ///< OpenCL C placed before the kernels
+    std::string build_options;           ///< passed to the OpenCL compiler
+    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
+    std::optional<ScanCompaction> compaction;
+};
+
+namespace detail {
+
+struct ScanPlan {
+    ScanAlgorithm algorithm = ScanAlgorithm::serial;
+    std::size_t group_size = 1;
+    std::size_t items = 1;        ///< per work-item in a tile
+    std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks
+    bool warp_shuffle = false;
+    bool packed_status = false;   ///< look-back status and value in one 64-bit word
+    std::size_t tile() const { return group_size * items; }
+};
+
+/// Look-back state and partial results kept per queue between calls.
+struct ScanScratch {
+    GrowingBuffer ticket, status, aggregates, inclusives, runs, run_flags;
+    std::uint32_t epoch = 0;
+};
+
+inline bool mentions(const std::string& code, const std::string& name) {
+    return std::regex_search(code, std::regex("\\b" + name + "\\b"));
+}
+
+}  // namespace detail
+
+template <class T>
+class GenericScanKernel {
+public:
+    GenericScanKernel(const Context& context, const std::string& arguments, const std::string& input_expr,
+                      const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
+                      ScanOptions options = {})
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()) {
+        const std::string kernel = "GenericScanKernel '" + options_.name + "'";
+        if (!detail::is_identifier(options_.name))
+            throw std::invalid_argument("clalgo::GenericScanKernel: '" + options_.name + "' is not a kernel name");
+        std::vector<std::string> reserved{"i", "n", "a", "b", "item", "prev_item", "last_item", "across_seg_boundary"};
+        for (const auto& fetch : options_.input_fetch_exprs) reserved.push_back(fetch.name);
+        detail::reject_reserved_names(declarations_, reserved, kernel);
+        segmented_ = !detail::trim(options_.is_segment_start_expr).empty();
+        uses_last_item_ = detail::mentions(output_statement, "last_item");
+        if (uses_last_item_ && options_.algorithm == ScanAlgorithm::single_pass)
+            throw std::invalid_argument("clalgo: " + kernel +
+                                        ": an output_statement that uses last_item needs the total before any output, "
+                                        "which the single-pass algorithm cannot give");
+
+        std::string function_parameters, function_arguments, input_fetches;
+        for (const auto& declaration : declarations_) {
+            function_parameters += ", " + (declaration.is_array ? "__global " + detail::qualifiers(declaration) +
+                                                                      declaration.type + " *" + declaration.name
+                                                                : "const " + declaration.type + " " + declaration.name);
+            function_arguments += ", " + declaration.name;
+        }
+        // fetches at offset 0 are read once and kept in registers for the output statement too
+        std::map<std::string, std::string> kept;
+        for (const auto& fetch : options_.input_fetch_exprs) {
+            auto source = std::find_if(declarations_.begin(), declarations_.end(), [&](const ArgumentDeclaration& d) {
+                return d.name == fetch.argument;
+            });
+            if (source == declarations_.end() || !source->is_array)
+                throw std::invalid_argument("clalgo: " + kernel + ": input fetch '" + fetch.name + "' reads '" +
+                                            fetch.argument + "', which is not an array argument");
+            if (!detail::is_identifier(fetch.name))
+                throw std::invalid_argument("clalgo: " + kernel + ": '" + fetch.name + "' is not a name");
+            const std::string& type = source->type;
+            const std::string& name = fetch.name;
+            if (fetch.offset == 0) {
+                kept["kept_parameters"] += ", const " + type + " " + name;
+                kept["kept_arguments"] += ", " + name;
+                kept["kept_array_parameters"] += ", " + type + " *clalgo_kept_" + name;
+                kept["kept_array_arguments"] += ", clalgo_kept_" + name;
+                kept["kept_arrays"] += type + " clalgo_kept_" + name + "[CLALGO_ITEMS];\n";
+                kept["kept_loads"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\nclalgo_kept_" +
+                                      name + "[j] = " + name + ";\n";
+                kept["kept_reads"] += "const " + type + " " + name + " = clalgo_kept_" + name + "[clalgo_j];\n";
+                kept["kept_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\n";
+            } else {
+                const std::string offset = "(" + std::to_string(fetch.offset) + ")";
+                input_fetches += "const " + type + " " + name + " = " + fetch.argument + "[(clalgo_k + " + offset +
+                                 " >= 0 && clalgo_k + " + offset + " < n) ? i + " + offset + " : i];\n";
+            }
+        }
+
+        if (options_.compaction) {
+            auto destination = std::find_if(declarations_.begin(), declarations_.end(), [&](const ArgumentDeclaration& d) {
+                return d.name == options_.compaction->destination;
+            });
+            auto count = std::find_if(declarations_.begin(), declarations_.end(), [&](const ArgumentDeclaration& d) {
+                return d.name == options_.compaction->count;
+            });
+            if (destination == declarations_.end() || !destination->is_array || segmented_ ||
+                count == declarations_.end() || !count->is_array || count->type != "long")
+                throw std::invalid_argument("clalgo: " + kernel + ": compaction needs an array destination, a long * count "
+                                            "and no segments");
+        }
+
+        std::vector<std::string> types{value_type_};
+        for (const auto& declaration : declarations_) types.push_back(declaration.type);
+        const std::string parameters = detail::kernel_parameters(declarations_);
+
+        auto generate = [&](const DeviceInfo& info) {
+            const detail::ScanPlan plan = make_plan(info);
+            plans_.push_back(plan);
+            std::string pattern = detail::cl_source::scan_common;
+            if (plan.algorithm == ScanAlgorithm::single_pass) pattern += detail::cl_source::scan_single_pass;
+            if (plan.algorithm == ScanAlgorithm::reduce_then_scan) pattern += detail::cl_source::scan_reduce_then_scan;
+            if (plan.algorithm == ScanAlgorithm::serial) pattern += detail::cl_source::scan_serial;
+            std::map<std::string, detail::Fill> fills{
+                {"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {"preamble", detail::user_text("preamble", options_.preamble)},
+                 {"value_type", detail::library_text(value_type_)},
+                 {"group_size", detail::library_text(std::to_string(plan.group_size))},
+                 {"items_per_thread", detail::library_text(std::to_string(plan.items))},
+                 {"segmented", detail::library_text(segmented_ ? "1" : "0")},
+                 {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
+                 {"nvidia", detail::library_text(info.is_nvidia ? "1" : "0")},
+                 {"packed_status", detail::library_text(plan.packed_status ? "1" : "0")},
+                 {"status_type", detail::library_text(plan.packed_status ? "ulong" : "uint")},
+                 {"uses_last_item", detail::library_text(uses_last_item_ ? "1" : "0")},
+                 {"neutral", detail::user_text("neutral", neutral)},
+                 {"scan_expr", detail::user_text("scan_expr", scan_expr)},
+                 {"input_expr", detail::user_text("input_expr", input_expr)},
+                 {"input_fetches", detail::library_text(input_fetches)},
+                 {"is_segment_start_expr",
+                  detail::user_text("is_segment_start_expr", segmented_ ? options_.is_segment_start_expr : "false")},
+                 {"output_statement", detail::user_text("output_statement", output_statement)},
+                 {"warp_shuffle_functions", detail::library_text(detail::cl_source::warp_shuffle)},
+                 {"function_parameters", detail::library_text(function_parameters)},
+                 {"function_arguments", detail::library_text(function_arguments)},
+                 {"name", detail::library_text(options_.name)},
+                 {"parameters", detail::library_text(parameters)},
+                 {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}};
+            fills["compaction"] = detail::library_text(options_.compaction ? "1" : "0");
+            fills["compaction_count"] =
+                detail::library_text(options_.compaction ? options_.compaction->count : "clalgo_none");
+            fills["compaction_value"] = detail::user_text("compaction value", options_.compaction ? options_.compaction->value : "0");
+            fills["compaction_destination"] =
+                detail::library_text(options_.compaction ? options_.compaction->destination : "clalgo_none");
+            fills["compaction_limit"] =
+                detail::user_text("compaction limit", options_.compaction ? options_.compaction->limit : "0");
+            for (const char* hole : {"kept_parameters", "kept_arguments", "kept_array_parameters", "kept_array_arguments",
+                                     "kept_arrays", "kept_loads", "kept_reads", "kept_fetches"})
+                fills[hole] = detail::library_text(kept[hole]);
+            return detail::render(pattern, fills);
+        };
+        program_ = detail::KernelProgram(
+            context, generate, options_.build_options,
+            detail::BuildLabel{options_.name,
+                               {{"input_expr", input_expr}, {"scan_expr", scan_expr}, {"neutral", neutral},
+                                {"output_statement", output_statement},
+                                {"is_segment_start_expr", options_.is_segment_start_expr},
+                                {"preamble", options_.preamble}}},
+            types, {});  // the algorithm's kernels are made on first use
+    }
+
+    /// Scans over the first array's indices, or over a clalgo::range among the arguments. Asynchronous: returns
+    /// the event of the last launch.
+    template <class... Args>
+    cl::Event operator()(const Queue& queue, const Args&... arguments) const {
+        return enqueue(queue, nullptr, arguments...);
+    }
+
+    /// Like operator(), and writes the scan's total (the item at n-1; the neutral element where n = 0) into
+    /// `total` (one element), on the device.
+    template <class... Args>
+    cl::Event with_total(const Queue& queue, const ArrayView<T>& total, const Args&... arguments) const {
+        if (total.size() != 1)
+            throw std::invalid_argument("clalgo: " + options_.name + ".with_total needs a total of one element");
+        return enqueue(queue, &total, arguments...);
+    }
+
+    const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
+    /// The generated OpenCL C for a device of the context (the first by default).
+    const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// The algorithm chosen for a device of the context.
+    ScanAlgorithm algorithm(std::size_t device_index = 0) const { return plans_.at(device_index).algorithm; }
+
+private:
+    detail::ScanPlan make_plan(const DeviceInfo& info) const {
+        detail::ScanPlan plan;
+        plan.algorithm = options_.algorithm;
+        if (plan.algorithm == ScanAlgorithm::automatic) {
+            if (info.is_cpu) plan.algorithm = ScanAlgorithm::serial;
+            else if (info.is_nvidia && !uses_last_item_) plan.algorithm = ScanAlgorithm::single_pass;
+            else plan.algorithm = ScanAlgorithm::reduce_then_scan;
+        }
+        if (plan.algorithm == ScanAlgorithm::serial) {
+            plan.max_groups = std::size_t(info.compute_units) * 8;
+            return plan;
+        }
+        // tiles of 64 work-items with up to 64 items each, about 16 KiB of values: on an H200, 64 x 64 int32
+        // beat 256 x 16, 128 x 32, 32 x 128 and the other shapes tried (docs/performance.md); smaller tiles
+        // where a tiled algorithm is forced on a CPU, to exercise many tiles
+        const std::size_t largest = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+        plan.group_size = std::min<std::size_t>(64, largest);
+        plan.items = std::clamp<std::size_t>(16384 / (plan.group_size * sizeof(T)), 1, 64);
+        if (info.is_cpu) plan.items = std::min<std::size_t>(plan.items, 4);
+        // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
+        if (auto items = detail::environment("CLALGO_SCAN_ITEMS"); items && !items->empty())
+            plan.items = std::clamp<std::size_t>(std::stoul(*items), 1, 64);
+        if (auto group = detail::environment("CLALGO_SCAN_GROUP_SIZE"); group && !group->empty())
+            plan.group_size = detail::power_of_two_at_most(std::clamp<std::size_t>(std::stoul(*group), 32, largest));
+        while (plan.items > 1 && local_bytes(plan) + 1024 > info.local_memory_bytes) plan.items /= 2;
+        while (plan.group_size > 32 && local_bytes(plan) + 1024 > info.local_memory_bytes) plan.group_size /= 2;
+        plan.warp_shuffle = info.is_nvidia && sizeof(T) % 4 == 0 && plan.group_size >= 32;
+        plan.packed_status = sizeof(T) <= 4 && info.has_int64_atomics;
+        plan.max_groups = std::size_t(info.compute_units) * (info.is_cpu ? 4 : 8);
+        return plan;
+    }
+
+    std::size_t local_bytes(const detail::ScanPlan& plan) const {
+        const std::size_t tile = plan.tile();
+        return (tile + tile / 32 + plan.group_size) * sizeof(T) + (segmented_ ? tile : 1) + plan.group_size * 4 + 256;
+    }
+
+    const detail::ScanPlan& plan_for(const detail::KernelProgram::OnDevice& on) const {
+        for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
+            if (program_.context().devices()[d]() == on.device()) return plans_.at(d);
+        throw std::logic_error("clalgo: no scan plan for the device");
+    }
+
+    template <class... Args>
+    cl::Event enqueue(const Queue& queue, const ArrayView<T>* total, const Args&... arguments) const {
+        detail::CallOptions call;
+        auto bound = detail::bind_call(call, arguments...);
+        return enqueue_bound(queue, total, call.range, bound, call.wait);
+    }
+
+public:
+    /// For algorithms built on the scan, whose arguments are known only at run time: the call with its
+    /// arguments already bound, checked here like any call.
+    cl::Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
+                            const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
+        detail::check_arguments(options_.name, declarations_, bound);
+        IndexRange indices;
+        if (range) {
+            indices = *range;
+        } else if (auto size = detail::first_array_size(bound)) {
+            indices = IndexRange{0, static_cast<std::int64_t>(*size), 1};
+        } else {
+            throw std::invalid_argument("clalgo: kernel '" + options_.name +
+                                        "' has no array argument to take its size from: pass a clalgo::range");
+        }
+        const std::int64_t n = indices.size();
+        if (n == 0 && total == nullptr && !options_.compaction) return detail::marker(queue, wait);
+
+        auto& on = program_.on(queue);
+        const auto& plan = plan_for(on);
+        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        auto& scratch = scratch_.get(queue);
+        const cl::Buffer total_buffer = total ? total->buffer() : cl::Buffer();
+        const cl_long total_offset = total ? static_cast<cl_long>(total->offset()) : 0;
+        auto set_common = [&](cl::Kernel& kernel) {
+            kernel.setArg(0, static_cast<cl_long>(indices.start));
+            kernel.setArg(1, static_cast<cl_long>(indices.step));
+            kernel.setArg(2, static_cast<cl_long>(n));
+        };
+        auto set_total = [&](cl::Kernel& kernel, cl_uint index) {
+            const cl_mem memory = total_buffer();
+            kernel.setArg(index, sizeof(cl_mem), memory ? &memory : nullptr);
+            kernel.setArg(index + 1, total_offset);
+            return index + 2;
+        };
+        const char* what = options_.name.c_str();
+
+        if (plan.algorithm == ScanAlgorithm::single_pass) {
+            const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), plan.tile()));
+            if (tiles > 0xffffffffull)
+                throw std::invalid_argument("clalgo: " + options_.name + ": too many tiles for one scan");
+            const std::size_t word = plan.packed_status ? 8 : 4;
+            scratch.ticket.reserve_zeroed(queue, 4);
+            const bool fresh = scratch.status.reserve(queue, tiles * word);
+            if (!plan.packed_status) {
+                scratch.aggregates.reserve(queue, tiles * sizeof(T));
+                scratch.inclusives.reserve(queue, tiles * sizeof(T));
+            }
+            // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished
+            if (fresh || ++scratch.epoch >= (1u << 29)) {
+                scratch.status.zero(queue);
+                scratch.epoch = 1;
+            }
+            cl::Kernel& kernel = on.kernel(options_.name + "_single_pass");
+            set_common(kernel);
+            kernel.setArg(3, static_cast<cl_uint>(scratch.epoch));
+            kernel.setArg(4, static_cast<cl_uint>(tiles));
+            kernel.setArg(5, scratch.ticket.buffer);
+            kernel.setArg(6, scratch.status.buffer);
+            kernel.setArg(7, plan.packed_status ? scratch.status.buffer : scratch.aggregates.buffer);
+            kernel.setArg(8, plan.packed_status ? scratch.status.buffer : scratch.inclusives.buffer);
+            detail::set_arguments(kernel, set_total(kernel, 9), bound);
+            return detail::launch(queue, kernel, static_cast<std::size_t>(tiles) * plan.group_size, plan.group_size,
+                                  wait, what);
+        }
+
+        // reduce then scan, by tiles (GPUs) or by serial blocks (CPUs)
+        const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
+        const std::uint64_t unit = tiled ? plan.tile() : 1;
+        const std::uint64_t units = detail::divide_up(static_cast<std::uint64_t>(n), unit);
+        const std::uint64_t groups_wanted = std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan.max_groups, units));
+        const std::uint64_t units_per_group = std::max<std::uint64_t>(1, detail::divide_up(units, groups_wanted));
+        const std::uint64_t groups = std::max<std::uint64_t>(1, detail::divide_up(units, units_per_group));
+        scratch.runs.reserve(queue, groups * sizeof(T));
+        scratch.run_flags.reserve(queue, groups * sizeof(cl_uint));
+        std::vector<cl::Event> before_scan = wait;
+        if (n > 0) {
+            cl::Kernel& reduce = on.kernel(options_.name + (tiled ? "_reduce_tiles" : "_reduce_blocks"));
+            set_common(reduce);
+            reduce.setArg(3, static_cast<cl_long>(units_per_group));
+            reduce.setArg(4, scratch.runs.buffer);
+            reduce.setArg(5, scratch.run_flags.buffer);
+            detail::set_arguments(reduce, 6, bound);
+            before_scan = {detail::launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what)};
+        }
+        cl::Kernel& scan = on.kernel(options_.name + (tiled ? "_scan_tiles" : "_scan_blocks"));
+        set_common(scan);
+        scan.setArg(3, static_cast<cl_long>(units_per_group));
+        scan.setArg(4, static_cast<cl_long>(groups));
+        scan.setArg(5, scratch.runs.buffer);
+        scan.setArg(6, scratch.run_flags.buffer);
+        detail::set_arguments(scan, set_total(scan, 7), bound);
+        return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, before_scan, what);
+    }
+
+private:
+    std::vector<ArgumentDeclaration> declarations_;
+    ScanOptions options_;
+    std::string value_type_;
+    bool segmented_ = false;
+    bool uses_last_item_ = false;
+    std::vector<detail::ScanPlan> plans_;  ///< one per device of the context, in its order
+    detail::KernelProgram program_;
+    mutable detail::PerQueue<detail::ScanScratch> scratch_;
+};
+
+namespace detail {
+
+/// Shared by InclusiveScanKernel and ExclusiveScanKernel: `output[i] = <item or prev_item>` over `input`.
+template <class T>
+class SimpleScan {
+public:
+    SimpleScan(const Context& context, const std::string& scan_expr, const std::string& neutral,
+               const std::string& output_value, ScanOptions options)
+        : scan_(context, "const " + type_name<T>() + " *input, " + type_name<T>() + " *output", "input[i]",
+                scan_expr, neutral, "output[i] = " + output_value, std::move(options)) {}
+
+    /// Scans `input` into `output` (which may be `input` itself); returns the event of the last launch.
+    cl::Event operator()(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
+                         const WaitFor& wait = {}) const {
+        if (output.size() < input.size())
+            throw std::invalid_argument("clalgo: scanning " + std::to_string(input.size()) +
+                                        " items into an output of " + std::to_string(output.size()));
+        return scan_(queue, input, output, wait);
+    }
+
+    /// Like operator(), and writes the total of the scan into `total` (one element) on the device.
+    cl::Event with_total(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
+                         const ArrayView<T>& total, const WaitFor& wait = {}) const {
+        if (output.size() < input.size())
+            throw std::invalid_argument("clalgo: scanning " + std::to_string(input.size()) +
+                                        " items into an output of " + std::to_string(output.size()));
+        return scan_.with_total(queue, total, input, output, wait);
+    }
+
+    const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
+    ScanAlgorithm algorithm(std::size_t device_index = 0) const { return scan_.algorithm(device_index); }
+
+private:
+    GenericScanKernel<T> scan_;
+};
+
+}  // namespace detail
+
+/// output[i] = input[0] op input[1] op ... op input[i], for any associative `scan_expr` over a and b.
+template <class T>
+class InclusiveScanKernel : public detail::SimpleScan<T> {
+public:
+    InclusiveScanKernel(const Context& context, const std::string& scan_expr, const std::string& neutral,
+                        ScanOptions options = named("inclusive_scan"))
+        : detail::SimpleScan<T>(context, scan_expr, neutral, "item", std::move(options)) {}
+
+private:
+    static ScanOptions named(const char* name) {
+        ScanOptions options;
+        options.name = name;
+        return options;
+    }
+};
+
+/// output[i] = neutral op input[0] op ... op input[i-1]; output[0] = neutral.
+template <class T>
+class ExclusiveScanKernel : public detail::SimpleScan<T> {
+public:
+    ExclusiveScanKernel(const Context& context, const std::string& scan_expr, const std::string& neutral,
+                        ScanOptions options = named("exclusive_scan"))
+        : detail::SimpleScan<T>(context, scan_expr, neutral, "prev_item", std::move(options)) {}
+
+private:
+    static ScanOptions named(const char* name) {
+        ScanOptions options;
+        options.name = name;
+        return options;
+    }
+};
+
+}  // namespace clalgo
