@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <exception>
 #include <random>
+#include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 namespace clalgo_test {
@@ -48,5 +51,27 @@ using ScalarTypes = ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, st
     do {                                                                                       \
         if (std::is_same_v<T, double> && !clalgo_test::has_fp64()) GTEST_SKIP() << "no fp64"; \
     } while (0)
+
+/// Passes where `text` contains `part`; a failure shows both.
+inline ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
+    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "\"" << part << "\" is not in:\n" << text;
+}
+
+/// The what() of the exception of type E that `action` throws; fails the test (and returns "") where it
+/// throws nothing or something else.
+template <class E, class Action>
+std::string message_of(Action&& action) {
+    try {
+        action();
+    } catch (const E& error) {
+        return error.what();
+    } catch (const std::exception& other) {
+        ADD_FAILURE() << "expected " << typeid(E).name() << ", got " << typeid(other).name() << ": " << other.what();
+        return "";
+    }
+    ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing was thrown";
+    return "";
+}
 
 }  // namespace clalgo_test

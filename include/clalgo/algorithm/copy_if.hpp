@@ -37,6 +37,8 @@ cl::Event copy_if(const Queue& queue, const ArrayView<T>& input, const ArrayView
                                     false, options, "copy_if", static_cast<std::int64_t>(output.size()), count, output);
 }
 
+/// Over a range, into arrays the caller keeps: the kept indices (or options.value_expr of them) go to the front of
+/// `output`, their number to `count`. Returns the event; nothing is allocated.
 template <class Value = std::int64_t>
 cl::Event copy_if(const Queue& queue, const IndexRange& indices, const ArrayView<Value>& output,
                   const ArrayView<std::int64_t>& count, const std::string& predicate, const SelectionOptions& options = {}) {

@@ -7,6 +7,7 @@
 
 namespace clalgo {
 
+/// The elements of `input` for which `predicate` holds (kept) and the others (rejected), each in order.
 template <class T>
 Partition<T> partition(const Queue& queue, const ArrayView<T>& input, const std::string& predicate,
                        const SelectionOptions& options = {}) {
@@ -14,6 +15,7 @@ Partition<T> partition(const Queue& queue, const ArrayView<T>& input, const std:
                                                  detail::Placement::kept_and_rejected, false, options, "partition");
 }
 
+/// Over a range: the indices (or options.value_expr of them) for which `predicate` holds, and the others.
 template <class Value = std::int64_t>
 Partition<Value> partition(const Queue& queue, const IndexRange& indices, const std::string& predicate,
                            const SelectionOptions& options = {}) {

@@ -2,7 +2,8 @@
 // each kept item to its place. Named extra arguments for predicates, the result type (the kept items and their
 // count, on the device and readable on the host), and a per-context cache of the generated scan kernels, so
 // that calling an algorithm again with the same expressions builds nothing and hashes no source.
-//   auto [kept, count] = clalgo::copy_if(q, values, "ary[i] > threshold", options_with({{"threshold", 7}}));
+//   clalgo::SelectionOptions options;  options.extra_args = {clalgo::Argument("threshold", 7)};
+//   auto [kept, count] = clalgo::copy_if(q, values, "ary[i] > threshold", options);
 //   std::int64_t how_many = count.get(q);   // kept.view(0, how_many) holds them, in order
 #pragma once
 
@@ -46,6 +47,8 @@ private:
     detail::BoundArgument bound_;
 };
 
+/// What copy_if, remove_if, partition and unique may add to a predicate: extra arguments, helper code, compiler
+/// options, what to write over a range, the room for results, the scan algorithm.
 struct SelectionOptions {
     std::vector<Argument> extra_args;  ///< names the predicate may use beside ary, i and n
     std::string preamble;              ///< OpenCL C helpers for the predicate

@@ -14,6 +14,7 @@ inline std::string equality_function(const std::string& type, const std::string&
 }
 }  // namespace detail
 
+/// The first element of every run of elements equal by `is_equal_expr` (over `a` and `b`), in order.
 template <class T>
 Selection<T> unique(const Queue& queue, const ArrayView<T>& input, const std::string& is_equal_expr = "a == b",
                     SelectionOptions options = {}) {

@@ -8,6 +8,8 @@
 
 namespace clalgo::snippets {
 
+/// OpenCL C for a preamble: philox4x32_10(counter, key), philox_uniform_float(bits) and, with fp64,
+/// philox_uniform_double(high, low).
 inline constexpr const char* philox = R"CLC(
 /* Philox4x32-10: ten rounds of multiply-and-xor over a 128-bit counter, keyed by 64 bits */
 inline uint4 philox4x32_10(uint4 counter, uint2 key)
@@ -27,10 +29,11 @@ inline uint4 philox4x32_10(uint4 counter, uint2 key)
     return counter;
 }
 
-/* 32 random bits to a float uniform in [0, 1), with 24 random bits */
+/* 32 random bits to a float uniform in [0, 1), with 23 random bits: they fill the mantissa of a float in
+   [1, 2), and 1 is taken off (no integer-to-float conversion, which is slow on GPUs) */
 inline float philox_uniform_float(uint bits)
 {
-    return (float)(bits >> 8) * (1.0f / 16777216.0f);
+    return as_float(0x3F800000u | (bits >> 9)) - 1.0f;
 }
 
 #ifdef cl_khr_fp64

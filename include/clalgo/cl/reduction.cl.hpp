@@ -40,8 +40,8 @@ void ${name}_stage1(
     ${array_pointers}
     /* several accumulators per work-item: independent chains keep loads and arithmetic in flight */
     clalgo_value_t clalgo_acc[CLALGO_UNROLL];
-    for (int u = 0; u < CLALGO_UNROLL; ++u)
-        clalgo_acc[u] = clalgo_neutral();
+    for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+        clalgo_acc[clalgo_u] = clalgo_neutral();
 
 #if CLALGO_CONTIGUOUS_CHUNKS
     /* CPU devices: one contiguous chunk per work-item */
@@ -50,9 +50,9 @@ void ${name}_stage1(
     const long clalgo_last = min(clalgo_first + clalgo_chunk, n);
     long clalgo_k = clalgo_first;
     for (; clalgo_k + CLALGO_UNROLL <= clalgo_last; clalgo_k += CLALGO_UNROLL)
-        for (int u = 0; u < CLALGO_UNROLL; ++u)
-            clalgo_acc[u] = clalgo_reduce(clalgo_acc[u],
-                                          clalgo_map(clalgo_start + (clalgo_k + u) * clalgo_step, n${map_arguments}));
+        for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+            clalgo_acc[clalgo_u] = clalgo_reduce(clalgo_acc[clalgo_u],
+                                          clalgo_map(clalgo_start + (clalgo_k + clalgo_u) * clalgo_step, n${map_arguments}));
     for (; clalgo_k < clalgo_last; ++clalgo_k)
         clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + clalgo_k * clalgo_step, n${map_arguments}));
 #else
@@ -69,37 +69,45 @@ void ${name}_stage1(
         long clalgo_k = get_global_id(0);
         for (; clalgo_k + (CLALGO_UNROLL - 1) * clalgo_stride < clalgo_vector_count; clalgo_k += CLALGO_UNROLL * clalgo_stride) {
             clalgo_vector_t clalgo_v[CLALGO_UNROLL];
-            for (int u = 0; u < CLALGO_UNROLL; ++u)
-                clalgo_v[u] = clalgo_vectors[clalgo_k + u * clalgo_stride];
-            for (int u = 0; u < CLALGO_UNROLL; ++u) {
-                const ${element_type} *clalgo_e = (const ${element_type} *)&clalgo_v[u];
-                for (int c = 0; c < CLALGO_VECTOR_WIDTH; ++c)
-                    clalgo_acc[u] = clalgo_reduce(clalgo_acc[u], (clalgo_value_t)clalgo_e[c]);
+            for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+                clalgo_v[clalgo_u] = clalgo_vectors[clalgo_k + clalgo_u * clalgo_stride];
+            for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
+                const ${element_type} *clalgo_e = (const ${element_type} *)&clalgo_v[clalgo_u];
+                for (int clalgo_c = 0; clalgo_c < CLALGO_VECTOR_WIDTH; ++clalgo_c)
+                    clalgo_acc[clalgo_u] = clalgo_reduce(clalgo_acc[clalgo_u], (clalgo_value_t)clalgo_e[clalgo_c]);
             }
         }
         for (; clalgo_k < clalgo_vector_count; clalgo_k += clalgo_stride) {
             const clalgo_vector_t clalgo_v = clalgo_vectors[clalgo_k];
             const ${element_type} *clalgo_e = (const ${element_type} *)&clalgo_v;
-            for (int c = 0; c < CLALGO_VECTOR_WIDTH; ++c)
-                clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], (clalgo_value_t)clalgo_e[c]);
+            for (int clalgo_c = 0; clalgo_c < CLALGO_VECTOR_WIDTH; ++clalgo_c)
+                clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], (clalgo_value_t)clalgo_e[clalgo_c]);
         }
         /* the unaligned head and the tail are read one item at a time */
-        for (long k = get_global_id(0); k < clalgo_vector_head; k += clalgo_stride)
-            clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + k, n${map_arguments}));
+        for (long clalgo_k = get_global_id(0); clalgo_k < clalgo_vector_head; clalgo_k += clalgo_stride)
+            clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + clalgo_k, n${map_arguments}));
         clalgo_scalar_begin = clalgo_vector_head + clalgo_vector_count * CLALGO_VECTOR_WIDTH + get_global_id(0);
     }
 #endif
     long clalgo_k = clalgo_scalar_begin;
-    for (; clalgo_k + (CLALGO_UNROLL - 1) * clalgo_stride < clalgo_scalar_end; clalgo_k += CLALGO_UNROLL * clalgo_stride)
-        for (int u = 0; u < CLALGO_UNROLL; ++u)
-            clalgo_acc[u] = clalgo_reduce(clalgo_acc[u],
-                                          clalgo_map(clalgo_start + (clalgo_k + u * clalgo_stride) * clalgo_step, n${map_arguments}));
+    if (clalgo_step == 1) {
+        /* unit steps, the usual case: no multiplication in the index (it counts in compute-bound maps) */
+        for (; clalgo_k + (CLALGO_UNROLL - 1) * clalgo_stride < clalgo_scalar_end; clalgo_k += CLALGO_UNROLL * clalgo_stride)
+            for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+                clalgo_acc[clalgo_u] = clalgo_reduce(clalgo_acc[clalgo_u],
+                                                     clalgo_map(clalgo_start + clalgo_k + clalgo_u * clalgo_stride, n${map_arguments}));
+    } else {
+        for (; clalgo_k + (CLALGO_UNROLL - 1) * clalgo_stride < clalgo_scalar_end; clalgo_k += CLALGO_UNROLL * clalgo_stride)
+            for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+                clalgo_acc[clalgo_u] = clalgo_reduce(clalgo_acc[clalgo_u],
+                                                     clalgo_map(clalgo_start + (clalgo_k + clalgo_u * clalgo_stride) * clalgo_step, n${map_arguments}));
+    }
     for (; clalgo_k < clalgo_scalar_end; clalgo_k += clalgo_stride)
         clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_map(clalgo_start + clalgo_k * clalgo_step, n${map_arguments}));
 #endif
 
-    for (int u = 1; u < CLALGO_UNROLL; ++u)
-        clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_acc[u]);
+    for (int clalgo_u = 1; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+        clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_acc[clalgo_u]);
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
     const clalgo_value_t clalgo_total = clalgo_group_reduce(clalgo_acc[0], clalgo_scratch);
     if (get_local_id(0) == 0)
@@ -112,8 +120,8 @@ void ${name}_stage2(
     __global clalgo_value_t *clalgo_result, long clalgo_result_offset)
 {
     clalgo_value_t clalgo_acc = clalgo_neutral();
-    for (long k = get_local_id(0); k < clalgo_count; k += CLALGO_GROUP_SIZE)
-        clalgo_acc = clalgo_reduce(clalgo_acc, clalgo_partials[k]);
+    for (long clalgo_k = get_local_id(0); clalgo_k < clalgo_count; clalgo_k += CLALGO_GROUP_SIZE)
+        clalgo_acc = clalgo_reduce(clalgo_acc, clalgo_partials[clalgo_k]);
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
     clalgo_acc = clalgo_group_reduce(clalgo_acc, clalgo_scratch);
     if (get_local_id(0) == 0)

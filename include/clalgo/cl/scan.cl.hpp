@@ -60,34 +60,34 @@ ${warp_shuffle_functions}
    into local memory; items past n hold the neutral element. All items are computed before any is stored, so
    that their global reads are in flight together; full tiles skip the bounds checks. Kept fetches (input
    fetches at offset 0) stay in registers for the output statement. */
-inline void clalgo_load_tile(const long tile_first, const long n, const long clalgo_start, const long clalgo_step,
-                             __local clalgo_value_t *values, __local uchar *flags${kept_array_parameters}${function_parameters})
+inline void clalgo_load_tile(const long clalgo_tile_first, const long n, const long clalgo_start, const long clalgo_step,
+                             __local clalgo_value_t *clalgo_values, __local uchar *clalgo_flags${kept_array_parameters}${function_parameters})
 {
-    const bool full = tile_first + CLALGO_TILE <= n;
-    const long first_i = clalgo_start + (tile_first + (long)get_local_id(0)) * clalgo_step;
-    const long i_stride = CLALGO_GROUP_SIZE * clalgo_step;
-    clalgo_value_t loaded[CLALGO_ITEMS];
-    uchar loaded_flags[CLALGO_ITEMS];
+    const bool clalgo_full = clalgo_tile_first + CLALGO_TILE <= n;
+    const long clalgo_first_i = clalgo_start + (clalgo_tile_first + (long)get_local_id(0)) * clalgo_step;
+    const long clalgo_i_stride = CLALGO_GROUP_SIZE * clalgo_step;
+    clalgo_value_t clalgo_loaded[CLALGO_ITEMS];
+    uchar clalgo_loaded_flags[CLALGO_ITEMS];
 #pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const long k = tile_first + j * CLALGO_GROUP_SIZE + get_local_id(0);
-        loaded[j] = clalgo_neutral();
-        loaded_flags[j] = 0;
-        if (full || k < n) {
-            const long i = first_i + (long)j * i_stride;
+    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+        const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
+        clalgo_loaded[clalgo_j] = clalgo_neutral();
+        clalgo_loaded_flags[clalgo_j] = 0;
+        if (clalgo_full || clalgo_k < n) {
+            const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
             ${kept_loads}
-            loaded[j] = clalgo_input(i, n, k${kept_arguments}${function_arguments});
+            clalgo_loaded[clalgo_j] = clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments});
 #if CLALGO_SEGMENTED
-            loaded_flags[j] = clalgo_is_segment_start(i, n${function_arguments}) ? 1 : 0;
+            clalgo_loaded_flags[clalgo_j] = clalgo_is_segment_start(i, n${function_arguments}) ? 1 : 0;
 #endif
         }
     }
 #pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const uint p = j * CLALGO_GROUP_SIZE + get_local_id(0);
-        values[CLALGO_PADDED(p)] = loaded[j];
+    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+        const uint clalgo_p = clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
+        clalgo_values[CLALGO_PADDED(clalgo_p)] = clalgo_loaded[clalgo_j];
 #if CLALGO_SEGMENTED
-        flags[p] = loaded_flags[j];
+        clalgo_flags[clalgo_p] = clalgo_loaded_flags[clalgo_j];
 #endif
     }
 }
@@ -202,7 +202,8 @@ inline void clalgo_thread_finish(__local clalgo_value_t *values, const clalgo_va
    With CLALGO_COMPACTION the kernel also writes the value of every item where the scan grows (by 1) to its
    place in the destination, and the number of such items to the count. (Gathering a tile's values in local
    memory first and writing them out contiguously measured slower on an H200: the striped stores of a warp
-   already land side by side.) */
+   already land side by side. So did marking kept items in the top bit of their place, to read one value per
+   item instead of two.) */
 inline void clalgo_write_tile(const long clalgo_tile_first, const long n, const long clalgo_start, const long clalgo_step,
                               __local clalgo_value_t *clalgo_values, __local const uchar *clalgo_flags,
                               const clalgo_value_t clalgo_tile_prefix, const clalgo_value_t last_item,
@@ -234,10 +235,11 @@ inline void clalgo_write_tile(const long clalgo_tile_first, const long n, const 
     /* the work-item that holds the last item writes the total */
     const long clalgo_last = n - 1 - clalgo_tile_first;
     if (clalgo_last >= 0 && clalgo_last < CLALGO_TILE && get_local_id(0) == (uint)clalgo_last % CLALGO_GROUP_SIZE) {
+        const clalgo_value_t clalgo_last_item = clalgo_values[CLALGO_PADDED(clalgo_last)];
         if (clalgo_total)
-            *clalgo_total = clalgo_values[CLALGO_PADDED(clalgo_last)];
+            *clalgo_total = clalgo_last_item;
 #if CLALGO_COMPACTION
-        ${compaction_count}[0] = (long)clalgo_values[CLALGO_PADDED(clalgo_last)];
+        ${compaction_count}[0] = (long)clalgo_last_item;
 #endif
     }
 }
@@ -315,31 +317,22 @@ inline uint clalgo_read_status(__global uint *status, __global clalgo_value_t *a
 }
 #endif
 
-/* Tile phase 3b: publish the tile's total, then combine the totals of the tiles before it, nearest first, until
-   one that already holds its inclusive prefix; publish this tile's inclusive prefix. CLALGO_WINDOW work-items
-   read a window of predecessors at once; work-item 0 combines them. Returns the scan of everything before the
-   tile. The tile index came from a ticket, so every tile looked at belongs to a work-group that has started. */
+#define CLALGO_LOOK_BACK_STATE                                                                            \
+    __global ${status_type} *status, __global clalgo_value_t *aggregates, __global clalgo_value_t *inclusives
+
 #if CLALGO_WARP_SHUFFLE
 /* NVIDIA: the first warp looks back alone, 32 predecessors at a time, with no work-group barrier while it
    waits: a ballot finds the nearest predecessor that holds its inclusive prefix (or the nearest that has
-   published nothing yet), and an ordered butterfly of shuffles combines the lanes before it. */
-inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const clalgo_value_t aggregate, const uint aggregate_flag,
-                                       __global ${status_type} *status, __global clalgo_value_t *aggregates,
-                                       __global clalgo_value_t *inclusives,
-                                       __local clalgo_value_t *window, __local uint *window_kind, __local uint *window_flag,
-                                       __local long *shared_state)
+   published nothing yet), and an ordered butterfly of shuffles combines the lanes before it.
+   Returns the combined totals of the tiles before `tile`, valid in work-item 0. */
+inline clalgo_value_t clalgo_combine_predecessors(const uint tile, const uint epoch, CLALGO_LOOK_BACK_STATE, uint *combined_flag,
+                                                  __local clalgo_value_t *window, __local uint *window_kind,
+                                                  __local uint *window_flag, __local long *shared_state)
 {
     const uint lid = get_local_id(0);
-    if (tile == 0) {
-        if (lid == 0)
-            clalgo_publish(status, aggregates, inclusives, 0, epoch, CLALGO_INCLUSIVE, aggregate, aggregate_flag);
-        return clalgo_neutral();
-    }
+    clalgo_value_t running = clalgo_neutral();
+    uint running_flag = 0;
     if (lid < 32) {
-        if (lid == 0)
-            clalgo_publish(status, aggregates, inclusives, tile, epoch, CLALGO_AGGREGATE, aggregate, aggregate_flag);
-        clalgo_value_t running = clalgo_neutral();
-        uint running_flag = 0;
         long nearest = (long)tile - 1;  /* the nearest predecessor not yet combined */
         for (;;) {
             uint kind = CLALGO_NOT_PUBLISHED, flag = 0;
@@ -367,32 +360,20 @@ inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const 
             if (found)
                 break;
         }
-        if (lid == 0) {
-            clalgo_publish(status, aggregates, inclusives, tile, epoch, CLALGO_INCLUSIVE,
-                           clalgo_scan_op(running, aggregate, aggregate_flag), running_flag | aggregate_flag);
-            window[0] = running;
-        }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const clalgo_value_t prefix = window[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return prefix;
+    *combined_flag = running_flag;
+    return running;
 }
 #else
-inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const clalgo_value_t aggregate, const uint aggregate_flag,
-                                       __global ${status_type} *status, __global clalgo_value_t *aggregates,
-                                       __global clalgo_value_t *inclusives,
-                                       __local clalgo_value_t *window, __local uint *window_kind, __local uint *window_flag,
-                                       __local long *shared_state)
+/* Portable: CLALGO_WINDOW work-items read a window of predecessors at once, work-item 0 combines them in order;
+   the group goes round again while the nearest predecessor has published nothing.
+   Returns the combined totals of the tiles before `tile`, valid in work-item 0. */
+inline clalgo_value_t clalgo_combine_predecessors(const uint tile, const uint epoch, CLALGO_LOOK_BACK_STATE, uint *combined_flag,
+                                                  __local clalgo_value_t *window, __local uint *window_kind,
+                                                  __local uint *window_flag, __local long *shared_state)
 {
     const uint lid = get_local_id(0);
-    if (tile == 0) {
-        if (lid == 0)
-            clalgo_publish(status, aggregates, inclusives, 0, epoch, CLALGO_INCLUSIVE, aggregate, aggregate_flag);
-        return clalgo_neutral();
-    }
     if (lid == 0) {
-        clalgo_publish(status, aggregates, inclusives, tile, epoch, CLALGO_AGGREGATE, aggregate, aggregate_flag);
         shared_state[0] = (long)tile - 1;  /* the nearest predecessor not yet combined */
         shared_state[1] = 0;               /* done */
     }
@@ -430,17 +411,41 @@ inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const 
         if (shared_state[1])
             break;
     }
+    *combined_flag = running_flag;
+    return running;
+}
+#endif
+
+/* Tile phase 3b: publish the tile's total, combine the totals of the tiles before it, nearest first, until one
+   that already holds its inclusive prefix, and publish this tile's inclusive prefix (Merrill & Garland's
+   decoupled look-back). Returns the scan of everything before the tile, in every work-item. The tile index came
+   from a ticket, so every tile looked at belongs to a work-group that has started. */
+inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const clalgo_value_t aggregate, const uint aggregate_flag,
+                                       CLALGO_LOOK_BACK_STATE,
+                                       __local clalgo_value_t *window, __local uint *window_kind, __local uint *window_flag,
+                                       __local long *shared_state)
+{
+    const uint lid = get_local_id(0);
+    if (tile == 0) {
+        if (lid == 0)
+            clalgo_publish(status, aggregates, inclusives, 0, epoch, CLALGO_INCLUSIVE, aggregate, aggregate_flag);
+        return clalgo_neutral();
+    }
+    if (lid == 0)
+        clalgo_publish(status, aggregates, inclusives, tile, epoch, CLALGO_AGGREGATE, aggregate, aggregate_flag);
+    uint before_flag;
+    const clalgo_value_t before = clalgo_combine_predecessors(tile, epoch, status, aggregates, inclusives, &before_flag,
+                                                              window, window_kind, window_flag, shared_state);
     if (lid == 0) {
         clalgo_publish(status, aggregates, inclusives, tile, epoch, CLALGO_INCLUSIVE,
-                       clalgo_scan_op(running, aggregate, aggregate_flag), running_flag | aggregate_flag);
-        window[0] = running;
+                       clalgo_scan_op(before, aggregate, aggregate_flag), before_flag | aggregate_flag);
+        window[0] = before;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const clalgo_value_t prefix = window[0];
     barrier(CLK_LOCAL_MEM_FENCE);
     return prefix;
 }
-#endif
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}_single_pass(
@@ -457,38 +462,38 @@ void ${name}_single_pass(
     __local uint clalgo_window_kind[CLALGO_WINDOW];
     __local long clalgo_shared[2];
     ${kept_arrays}
-    const uint lid = get_local_id(0);
+    const uint clalgo_lid = get_local_id(0);
 
-    /* tiles are numbered in the order work-groups start, so that a tile waits only on started ones */
-    if (lid == 0) {
-        const uint tile = atomic_inc(clalgo_ticket);
-        if (tile == clalgo_tiles - 1)
+    /* tiles are numbered in the order work-groups start, so that a clalgo_tile waits only on started ones */
+    if (clalgo_lid == 0) {
+        const uint clalgo_tile = atomic_inc(clalgo_ticket);
+        if (clalgo_tile == clalgo_tiles - 1)
             atomic_xchg(clalgo_ticket, 0u);  /* the last ticket: leave the counter ready for the next call */
-        clalgo_shared[0] = tile;
+        clalgo_shared[0] = clalgo_tile;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint tile = (uint)clalgo_shared[0];
-    const long tile_first = (long)tile * CLALGO_TILE;
+    const uint clalgo_tile = (uint)clalgo_shared[0];
+    const long clalgo_tile_first = (long)clalgo_tile * CLALGO_TILE;
     __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
 
-    clalgo_load_tile(tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
+    clalgo_load_tile(clalgo_tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
     barrier(CLK_LOCAL_MEM_FENCE);
-    clalgo_value_t items[CLALGO_ITEMS];
-    uint item_flags[CLALGO_ITEMS];
-    uint thread_flag;
-    const clalgo_value_t thread_total = clalgo_thread_fold(clalgo_values, clalgo_flags, items, item_flags, &thread_flag);
-    uint prefix_flag, tile_flag;
-    clalgo_value_t tile_total;
-    const clalgo_value_t thread_prefix = clalgo_group_scan(thread_total, thread_flag, &prefix_flag, &tile_total, &tile_flag,
+    clalgo_value_t clalgo_items[CLALGO_ITEMS];
+    uint clalgo_item_flags[CLALGO_ITEMS];
+    uint clalgo_thread_flag;
+    const clalgo_value_t clalgo_thread_total = clalgo_thread_fold(clalgo_values, clalgo_flags, clalgo_items, clalgo_item_flags, &clalgo_thread_flag);
+    uint clalgo_prefix_flag, clalgo_tile_flag;
+    clalgo_value_t clalgo_tile_total;
+    const clalgo_value_t clalgo_thread_prefix = clalgo_group_scan(clalgo_thread_total, clalgo_thread_flag, &clalgo_prefix_flag, &clalgo_tile_total, &clalgo_tile_flag,
                                                            clalgo_scratch, clalgo_scratch_flags);
-    const clalgo_value_t tile_prefix = clalgo_look_back(tile, clalgo_epoch, tile_total, tile_flag, clalgo_status,
+    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_tile_total, clalgo_tile_flag, clalgo_status,
                                                         clalgo_aggregates, clalgo_inclusives, clalgo_scratch,
                                                         clalgo_window_kind, clalgo_scratch_flags, clalgo_shared);
-    clalgo_thread_finish(clalgo_values, items, item_flags, clalgo_scan_op(tile_prefix, thread_prefix, prefix_flag));
+    clalgo_thread_finish(clalgo_values, clalgo_items, clalgo_item_flags, clalgo_scan_op(clalgo_tile_prefix, clalgo_thread_prefix, clalgo_prefix_flag));
     barrier(CLK_LOCAL_MEM_FENCE);
-    clalgo_write_tile(tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags, tile_prefix,
+    clalgo_write_tile(clalgo_tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags, clalgo_tile_prefix,
                       clalgo_neutral(), clalgo_total${kept_array_arguments}${function_arguments});
-    if (n == 0 && lid == 0) {
+    if (n == 0 && clalgo_lid == 0) {
         if (clalgo_total)
             *clalgo_total = clalgo_neutral();
 #if CLALGO_COMPACTION
@@ -530,25 +535,25 @@ void ${name}_reduce_tiles(
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
     __local uint clalgo_scratch_flags[CLALGO_GROUP_SIZE];
     ${kept_arrays}
-    clalgo_value_t run = clalgo_neutral();
-    uint run_flag = 0;
-    const long first_tile = get_group_id(0) * clalgo_tiles_per_group;
-    const long end_tile = min(first_tile + clalgo_tiles_per_group, (n + CLALGO_TILE - 1) / CLALGO_TILE);
-    for (long tile = first_tile; tile < end_tile; ++tile) {
-        clalgo_load_tile(tile * CLALGO_TILE, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
+    clalgo_value_t clalgo_run = clalgo_neutral();
+    uint clalgo_run_flag = 0;
+    const long clalgo_first_tile = get_group_id(0) * clalgo_tiles_per_group;
+    const long clalgo_end_tile = min(clalgo_first_tile + clalgo_tiles_per_group, (n + CLALGO_TILE - 1) / CLALGO_TILE);
+    for (long clalgo_tile = clalgo_first_tile; clalgo_tile < clalgo_end_tile; ++clalgo_tile) {
+        clalgo_load_tile(clalgo_tile * CLALGO_TILE, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
         barrier(CLK_LOCAL_MEM_FENCE);
-        clalgo_value_t items[CLALGO_ITEMS];
-        uint item_flags[CLALGO_ITEMS];
-        uint thread_flag, prefix_flag, tile_flag;
-        clalgo_value_t tile_total;
-        const clalgo_value_t thread_total = clalgo_thread_fold(clalgo_values, clalgo_flags, items, item_flags, &thread_flag);
-        clalgo_group_scan(thread_total, thread_flag, &prefix_flag, &tile_total, &tile_flag, clalgo_scratch, clalgo_scratch_flags);
-        run = clalgo_scan_op(run, tile_total, tile_flag);
-        run_flag |= tile_flag;
+        clalgo_value_t clalgo_items[CLALGO_ITEMS];
+        uint clalgo_item_flags[CLALGO_ITEMS];
+        uint clalgo_thread_flag, clalgo_prefix_flag, clalgo_tile_flag;
+        clalgo_value_t clalgo_tile_total;
+        const clalgo_value_t clalgo_thread_total = clalgo_thread_fold(clalgo_values, clalgo_flags, clalgo_items, clalgo_item_flags, &clalgo_thread_flag);
+        clalgo_group_scan(clalgo_thread_total, clalgo_thread_flag, &clalgo_prefix_flag, &clalgo_tile_total, &clalgo_tile_flag, clalgo_scratch, clalgo_scratch_flags);
+        clalgo_run = clalgo_scan_op(clalgo_run, clalgo_tile_total, clalgo_tile_flag);
+        clalgo_run_flag |= clalgo_tile_flag;
     }
     if (get_local_id(0) == 0) {
-        clalgo_runs[get_group_id(0)] = run;
-        clalgo_run_flags[get_group_id(0)] = run_flag;
+        clalgo_runs[get_group_id(0)] = clalgo_run;
+        clalgo_run_flags[get_group_id(0)] = clalgo_run_flag;
     }
 }
 
@@ -566,31 +571,31 @@ void ${name}_scan_tiles(
     __local uint clalgo_scratch_flags[CLALGO_GROUP_SIZE];
     ${kept_arrays}
     __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
-    uint carry_flag, last_flag;
-    clalgo_value_t carry = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &carry_flag,
+    uint clalgo_carry_flag, clalgo_last_flag;
+    clalgo_value_t clalgo_carry = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &clalgo_carry_flag,
                                              clalgo_scratch, clalgo_scratch_flags);
     clalgo_value_t last_item = clalgo_neutral();
 #if ${uses_last_item}
-    last_item = clalgo_group_fold(clalgo_runs, clalgo_run_flags, clalgo_groups, &last_flag, clalgo_scratch, clalgo_scratch_flags);
+    last_item = clalgo_group_fold(clalgo_runs, clalgo_run_flags, clalgo_groups, &clalgo_last_flag, clalgo_scratch, clalgo_scratch_flags);
 #endif
-    const long first_tile = get_group_id(0) * clalgo_tiles_per_group;
-    const long end_tile = min(first_tile + clalgo_tiles_per_group, (n + CLALGO_TILE - 1) / CLALGO_TILE);
-    for (long tile = first_tile; tile < end_tile; ++tile) {
-        clalgo_load_tile(tile * CLALGO_TILE, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
+    const long clalgo_first_tile = get_group_id(0) * clalgo_tiles_per_group;
+    const long clalgo_end_tile = min(clalgo_first_tile + clalgo_tiles_per_group, (n + CLALGO_TILE - 1) / CLALGO_TILE);
+    for (long clalgo_tile = clalgo_first_tile; clalgo_tile < clalgo_end_tile; ++clalgo_tile) {
+        clalgo_load_tile(clalgo_tile * CLALGO_TILE, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
         barrier(CLK_LOCAL_MEM_FENCE);
-        clalgo_value_t items[CLALGO_ITEMS];
-        uint item_flags[CLALGO_ITEMS];
-        uint thread_flag, prefix_flag, tile_flag;
-        clalgo_value_t tile_total;
-        const clalgo_value_t thread_total = clalgo_thread_fold(clalgo_values, clalgo_flags, items, item_flags, &thread_flag);
-        const clalgo_value_t thread_prefix = clalgo_group_scan(thread_total, thread_flag, &prefix_flag, &tile_total, &tile_flag,
+        clalgo_value_t clalgo_items[CLALGO_ITEMS];
+        uint clalgo_item_flags[CLALGO_ITEMS];
+        uint clalgo_thread_flag, clalgo_prefix_flag, clalgo_tile_flag;
+        clalgo_value_t clalgo_tile_total;
+        const clalgo_value_t clalgo_thread_total = clalgo_thread_fold(clalgo_values, clalgo_flags, clalgo_items, clalgo_item_flags, &clalgo_thread_flag);
+        const clalgo_value_t clalgo_thread_prefix = clalgo_group_scan(clalgo_thread_total, clalgo_thread_flag, &clalgo_prefix_flag, &clalgo_tile_total, &clalgo_tile_flag,
                                                                clalgo_scratch, clalgo_scratch_flags);
-        clalgo_thread_finish(clalgo_values, items, item_flags, clalgo_scan_op(carry, thread_prefix, prefix_flag));
+        clalgo_thread_finish(clalgo_values, clalgo_items, clalgo_item_flags, clalgo_scan_op(clalgo_carry, clalgo_thread_prefix, clalgo_prefix_flag));
         barrier(CLK_LOCAL_MEM_FENCE);
-        clalgo_write_tile(tile * CLALGO_TILE, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags, carry,
+        clalgo_write_tile(clalgo_tile * CLALGO_TILE, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags, clalgo_carry,
                           last_item, clalgo_total${kept_array_arguments}${function_arguments});
         barrier(CLK_LOCAL_MEM_FENCE);
-        carry = clalgo_scan_op(carry, tile_total, tile_flag);
+        clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_tile_total, clalgo_tile_flag);
     }
     if (n == 0 && get_group_id(0) == 0 && get_local_id(0) == 0) {
         if (clalgo_total)
@@ -610,21 +615,21 @@ void ${name}_reduce_blocks(
     __global clalgo_value_t *clalgo_runs, __global uint *clalgo_run_flags${parameters})
 {
     ${array_pointers}
-    const long first = min((long)get_group_id(0) * clalgo_block, n), last = min(first + clalgo_block, n);
-    clalgo_value_t run = clalgo_neutral();
-    uint run_flag = 0;
-    for (long clalgo_k = first; clalgo_k < last; ++clalgo_k) {
+    const long clalgo_first = min((long)get_group_id(0) * clalgo_block, n), clalgo_last = min(clalgo_first + clalgo_block, n);
+    clalgo_value_t clalgo_run = clalgo_neutral();
+    uint clalgo_run_flag = 0;
+    for (long clalgo_k = clalgo_first; clalgo_k < clalgo_last; ++clalgo_k) {
         const long i = clalgo_start + clalgo_k * clalgo_step;
-        uint flag = 0;
+        uint clalgo_flag = 0;
 #if CLALGO_SEGMENTED
-        flag = clalgo_is_segment_start(i, n${function_arguments});
+        clalgo_flag = clalgo_is_segment_start(i, n${function_arguments});
 #endif
         ${kept_fetches}
-        run = clalgo_scan_op(run, clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}), flag);
-        run_flag |= flag;
+        clalgo_run = clalgo_scan_op(clalgo_run, clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}), clalgo_flag);
+        clalgo_run_flag |= clalgo_flag;
     }
-    clalgo_runs[get_group_id(0)] = run;
-    clalgo_run_flags[get_group_id(0)] = run_flag;
+    clalgo_runs[get_group_id(0)] = clalgo_run;
+    clalgo_run_flags[get_group_id(0)] = clalgo_run_flag;
 }
 
 /* Pass 2: each work-item scans its block, starting from the total of the blocks before it. */
@@ -638,12 +643,12 @@ void ${name}_scan_blocks(
     __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
     const long clalgo_block_index = get_group_id(0);
     clalgo_value_t clalgo_carry = clalgo_neutral();
-    for (long b = 0; b < clalgo_block_index; ++b)
-        clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_runs[b], clalgo_run_flags[b]);
+    for (long clalgo_b = 0; clalgo_b < clalgo_block_index; ++clalgo_b)
+        clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
     clalgo_value_t last_item = clalgo_neutral();
 #if ${uses_last_item}
-    for (long b = 0; b < clalgo_blocks; ++b)
-        last_item = clalgo_scan_op(last_item, clalgo_runs[b], clalgo_run_flags[b]);
+    for (long clalgo_b = 0; clalgo_b < clalgo_blocks; ++clalgo_b)
+        last_item = clalgo_scan_op(last_item, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
 #endif
     const long clalgo_first = min(clalgo_block_index * clalgo_block, n), clalgo_last = min(clalgo_first + clalgo_block, n);
     for (long clalgo_k = clalgo_first; clalgo_k < clalgo_last; ++clalgo_k) {

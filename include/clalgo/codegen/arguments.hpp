@@ -298,11 +298,14 @@ inline cl_uint set_arguments(cl::Kernel& kernel, cl_uint first, const std::vecto
     return index;
 }
 
-/// The size of the first array argument, the default number of work items.
-inline std::optional<std::size_t> first_array_size(const std::vector<BoundArgument>& arguments) {
+/// The indices a call runs over: its clalgo::range, else [0, size of its first array argument).
+inline IndexRange call_indices(const std::string& kernel, const std::optional<IndexRange>& range,
+                               const std::vector<BoundArgument>& arguments) {
+    if (range) return *range;
     for (const auto& argument : arguments)
-        if (argument.is_array) return argument.size;
-    return std::nullopt;
+        if (argument.is_array) return IndexRange{0, static_cast<std::int64_t>(argument.size), 1};
+    throw std::invalid_argument("clalgo: kernel '" + kernel +
+                                "' has no array argument to take its size from: pass a clalgo::range");
 }
 
 }  // namespace detail

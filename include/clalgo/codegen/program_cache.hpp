@@ -170,6 +170,7 @@ inline cl::Program build_program(const Context& context, const cl::Device& devic
 
 }  // namespace detail
 
+/// How the programs of this process were obtained so far: compiled, loaded from disk, found in memory.
 inline CacheStatistics cache_statistics() {
     auto& counters = detail::CacheCounters::instance();
     return CacheStatistics{counters.source_builds.load(), counters.disk_hits.load(), counters.memory_hits.load()};

@@ -11,6 +11,7 @@
 
 namespace clalgo {
 
+/// The facts clalgo reads of a device when a Context is made: names, versions, capabilities and limits.
 struct DeviceInfo {
     std::string name;
     std::string vendor;

@@ -13,6 +13,7 @@
 
 namespace clalgo {
 
+/// An in-order command queue on one device of a Context; every clalgo call that runs something takes one.
 class Queue {
 public:
     /// A new in-order queue on a device of the context (the first where none is given). `properties` may hold
@@ -63,6 +64,7 @@ struct WaitFor {
     std::vector<cl::Event> events;
 };
 
+/// Makes a WaitFor from events; pass it among a kernel call's arguments.
 inline WaitFor wait_for(std::vector<cl::Event> events) { return WaitFor{std::move(events)}; }
 inline WaitFor wait_for(const cl::Event& event) { return WaitFor{{event}}; }
 

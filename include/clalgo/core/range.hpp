@@ -8,6 +8,7 @@
 
 namespace clalgo {
 
+/// The indices start, start + step, ... while below stop (above it for a negative step); see clalgo::range.
 struct IndexRange {
     std::int64_t start = 0;
     std::int64_t stop = 0;
@@ -20,6 +21,8 @@ struct IndexRange {
     }
 };
 
+/// An index range to pass among a kernel call's arguments instead of taking the size of its first array;
+/// throws std::invalid_argument for a step of 0.
 inline IndexRange range(std::int64_t start, std::int64_t stop, std::int64_t step = 1) {
     if (step == 0) throw std::invalid_argument("clalgo::range: the step must not be 0");
     return IndexRange{start, stop, step};

@@ -22,6 +22,7 @@
 
 namespace clalgo {
 
+/// What an ElementwiseKernel may add to its operation: a name, helper code, per-work-item statements, options.
 struct ElementwiseOptions {
     std::string name = "elementwise";  ///< the kernel's name, in build errors and profilers
     std::string preamble;              ///< OpenCL C placed before the kernel: helper functions, constants
@@ -34,6 +35,8 @@ struct ElementwiseOptions {
 /// and are asynchronous: read results back (Array::to_host) or wait on the event.
 class ElementwiseKernel {
 public:
+    /// `arguments`: declarations such as "float a, const float *x"; `operation`: a statement over i, n and the
+    /// arguments. Builds the program for every device of `context` (BuildError where it does not compile).
     ElementwiseKernel(const Context& context, const std::string& arguments, const std::string& operation,
                       ElementwiseOptions options = {})
         : declarations_(parse_arguments(arguments)), options_(std::move(options)) {
@@ -71,15 +74,7 @@ public:
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
-        IndexRange indices;
-        if (call.range) {
-            indices = *call.range;
-        } else if (auto size = detail::first_array_size(bound)) {
-            indices = IndexRange{0, static_cast<std::int64_t>(*size), 1};
-        } else {
-            throw std::invalid_argument("clalgo: kernel '" + options_.name +
-                                        "' has no array argument to take its size from: pass a clalgo::range");
-        }
+        const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
         const std::int64_t n = indices.size();
         if (n == 0) return detail::marker(queue, call.wait);
         auto& on = program_.on(queue);

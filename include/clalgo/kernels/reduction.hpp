@@ -31,6 +31,7 @@
 
 namespace clalgo {
 
+/// What a ReductionKernel may add to its expressions: a name, helper code, compiler options.
 struct ReductionOptions {
     std::string name = "reduce";  ///< the kernel's name, in build errors and profilers
     std::string preamble;         ///< OpenCL C placed before the kernels: helper functions, constants
@@ -66,6 +67,8 @@ inline std::size_t power_of_two_at_most(std::size_t value) {
 
 }  // namespace detail
 
+/// Maps each index to a T (`map_expr`) and combines the values (`reduce_expr` over `a` and `b`, associative and
+/// commutative) from `neutral`. operator() waits for the result; async and into leave it on the device.
 template <class T>
 class ReductionKernel {
 public:
@@ -230,15 +233,7 @@ private:
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
-        IndexRange indices;
-        if (call.range) {
-            indices = *call.range;
-        } else if (auto size = detail::first_array_size(bound)) {
-            indices = IndexRange{0, static_cast<std::int64_t>(*size), 1};
-        } else {
-            throw std::invalid_argument("clalgo: kernel '" + options_.name +
-                                        "' has no array argument to take its size from: pass a clalgo::range");
-        }
+        const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
         const std::int64_t n = indices.size();
         auto& on = program_.on(queue);
         const auto& plan = plan_for(on);

@@ -66,6 +66,8 @@ struct ScanCompaction {
     std::string count;        ///< a `long *` argument: its first element receives the number of such items
 };
 
+/// What a GenericScanKernel may add: a name, segments, input fetches, helper code, compiler options, the
+/// algorithm, and compaction.
 struct ScanOptions {
     std::string name = "scan";           ///< the kernel's name, in build errors and profilers
     std::string is_segment_start_expr;   ///< an expression over i: true where a new segment starts
@@ -100,6 +102,8 @@ inline bool mentions(const std::string& code, const std::string& name) {
 
 }  // namespace detail
 
+/// A scan of `input_expr` over the indices with `scan_expr` (associative, identity `neutral`, not necessarily
+/// commutative), and `output_statement` run at every index with item, prev_item and last_item. Asynchronous.
 template <class T>
 class GenericScanKernel {
 public:
@@ -147,7 +151,7 @@ public:
                 kept["kept_array_arguments"] += ", clalgo_kept_" + name;
                 kept["kept_arrays"] += type + " clalgo_kept_" + name + "[CLALGO_ITEMS];\n";
                 kept["kept_loads"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\nclalgo_kept_" +
-                                      name + "[j] = " + name + ";\n";
+                                      name + "[clalgo_j] = " + name + ";\n";
                 kept["kept_reads"] += "const " + type + " " + name + " = clalgo_kept_" + name + "[clalgo_j];\n";
                 kept["kept_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\n";
             } else {
@@ -308,15 +312,7 @@ public:
     cl::Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
                             const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         detail::check_arguments(options_.name, declarations_, bound);
-        IndexRange indices;
-        if (range) {
-            indices = *range;
-        } else if (auto size = detail::first_array_size(bound)) {
-            indices = IndexRange{0, static_cast<std::int64_t>(*size), 1};
-        } else {
-            throw std::invalid_argument("clalgo: kernel '" + options_.name +
-                                        "' has no array argument to take its size from: pass a clalgo::range");
-        }
+        const IndexRange indices = detail::call_indices(options_.name, range, bound);
         const std::int64_t n = indices.size();
         if (n == 0 && total == nullptr && !options_.compaction) return detail::marker(queue, wait);
 

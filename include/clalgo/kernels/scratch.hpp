@@ -8,6 +8,7 @@
 #include <clalgo/core/queue.hpp>
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -46,16 +47,17 @@ struct GrowingBuffer {
 };
 
 /// One State per command queue, created on first use. The reference stays valid as long as the PerQueue.
+/// Movable, so that the kernel objects holding one are.
 template <class State>
 class PerQueue {
 public:
     State& get(const Queue& queue) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::lock_guard<std::mutex> lock(*mutex_);
         return states_[queue.get()()];
     }
 
 private:
-    std::mutex mutex_;
+    std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
     std::map<cl_command_queue, State> states_;
 };
 

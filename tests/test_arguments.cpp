@@ -1,0 +1,233 @@
+// codegen/arguments.hpp: parsing argument declarations, and the check of a call's C++ arguments against them.
+#include "support.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using clalgo_test::contains;
+using clalgo_test::context;
+using clalgo_test::message_of;
+using clalgo_test::queue;
+
+namespace {
+
+/// The message parse_arguments throws for `declarations`.
+std::string parse_error(const std::string& declarations) {
+    return message_of<std::invalid_argument>([&] { clalgo::parse_arguments(declarations); });
+}
+
+}  // namespace
+
+// ---- valid declarations ----
+
+TEST(ArgumentDeclarations, EmptyOrBlankStringDeclaresNoArguments) {
+    EXPECT_TRUE(clalgo::parse_arguments("").empty());
+    EXPECT_TRUE(clalgo::parse_arguments("   \t\n ").empty());
+}
+
+TEST(ArgumentDeclarations, ScalarAndArrayKeepTheirOrderNamesAndTypes) {
+    const auto parsed = clalgo::parse_arguments("float a, const float *x, long count, int *out");
+    ASSERT_EQ(parsed.size(), 4u);
+    const std::vector<std::string> names = {"a", "x", "count", "out"};
+    const std::vector<std::string> types = {"float", "float", "long", "int"};
+    const std::vector<bool> arrays = {false, true, false, true};
+    const std::vector<bool> consts = {false, true, false, false};
+    for (std::size_t k = 0; k < parsed.size(); ++k) {
+        EXPECT_EQ(parsed[k].name, names[k]) << k;
+        EXPECT_EQ(parsed[k].type, types[k]) << k;
+        EXPECT_EQ(parsed[k].is_array, arrays[k]) << k;
+        EXPECT_EQ(parsed[k].is_const, consts[k]) << k;
+    }
+    EXPECT_EQ(parsed[1].declared, "const float *x");
+    EXPECT_EQ(parsed[1].type_text(), "const float *");
+    EXPECT_EQ(parsed[2].type_text(), "long");
+}
+
+TEST(ArgumentDeclarations, AcceptsGlobalRestrictAndVolatileQualifiersInAnySpelling) {
+    for (const std::string text : {"__global const float *x", "global const float *x", "const __global float *x",
+                                   "__global const float * restrict x", "const float *__restrict x"}) {
+        const auto parsed = clalgo::parse_arguments(text);
+        ASSERT_EQ(parsed.size(), 1u) << text;
+        EXPECT_EQ(parsed[0].name, "x") << text;
+        EXPECT_EQ(parsed[0].type, "float") << text;
+        EXPECT_TRUE(parsed[0].is_array) << text;
+        EXPECT_TRUE(parsed[0].is_const) << text;
+        EXPECT_EQ(parsed[0].is_restrict, text.find("restrict") != std::string::npos) << text;
+    }
+    const auto flag = clalgo::parse_arguments("volatile __global int *flag");
+    ASSERT_EQ(flag.size(), 1u);
+    EXPECT_TRUE(flag[0].is_volatile);
+    EXPECT_TRUE(flag[0].is_array);
+    EXPECT_FALSE(flag[0].is_const);
+}
+
+TEST(ArgumentDeclarations, CanonicalisesCAndFixedWidthSpellingsOfTypes) {
+    const auto parsed = clalgo::parse_arguments(
+        "unsigned int a, unsigned char b, unsigned short c, unsigned long d, int64_t e, uint8_t *f, cl_float g");
+    const std::vector<std::string> expected = {clalgo::type_name<unsigned int>(),   clalgo::type_name<unsigned char>(),
+                                               clalgo::type_name<unsigned short>(), clalgo::type_name<std::uint64_t>(),
+                                               clalgo::type_name<std::int64_t>(),   clalgo::type_name<std::uint8_t>(),
+                                               clalgo::type_name<cl_float>()};
+    ASSERT_EQ(parsed.size(), expected.size());
+    for (std::size_t k = 0; k < parsed.size(); ++k) EXPECT_EQ(parsed[k].type, expected[k]) << parsed[k].declared;
+    EXPECT_EQ(parsed[0].type, "uint");
+}
+
+TEST(ArgumentDeclarations, AcceptsVectorTypesAsScalarsAndAsArrays) {
+    const auto parsed = clalgo::parse_arguments("float4 v, const int2 *pairs, uchar16 mask, double8 *wide");
+    ASSERT_EQ(parsed.size(), 4u);
+    EXPECT_EQ(parsed[0].type, clalgo::type_name<cl_float4>());
+    EXPECT_FALSE(parsed[0].is_array);
+    EXPECT_EQ(parsed[1].type, clalgo::type_name<cl_int2>());
+    EXPECT_TRUE(parsed[1].is_array);
+    EXPECT_EQ(parsed[2].type, clalgo::type_name<cl_uchar16>());
+    EXPECT_EQ(parsed[3].type, clalgo::type_name<cl_double8>());
+}
+
+TEST(ArgumentDeclarations, IgnoresWhitespaceAroundAndInsidePieces) {
+    const auto tight = clalgo::parse_arguments("float a,const float*x,int*y");
+    const auto loose = clalgo::parse_arguments("  float \t a ,\n  const   float  *  x ,\r\n int *\ty  ");
+    ASSERT_EQ(tight.size(), 3u);
+    ASSERT_EQ(loose.size(), tight.size());
+    for (std::size_t k = 0; k < tight.size(); ++k) {
+        EXPECT_EQ(loose[k].name, tight[k].name);
+        EXPECT_EQ(loose[k].type_text(), tight[k].type_text());
+    }
+}
+
+// ---- invalid declarations: std::invalid_argument naming the piece ----
+
+TEST(ArgumentDeclarations, RejectsMissingNameNamingThePiece) {
+    for (const std::string piece : {"float", "const float", "float *", "const __global int *"}) {
+        const std::string message = parse_error("int ok, " + piece);
+        EXPECT_TRUE(contains(message, "\"" + piece + "\"")) << piece;
+    }
+}
+
+TEST(ArgumentDeclarations, RejectsStrayCommaNamingTheDeclaration) {
+    for (const std::string text : {"float a,,int b", "float a, ,int b", "float a,", ", float a"}) {
+        const std::string message = parse_error(text);
+        EXPECT_TRUE(contains(message, "\"" + text + "\"")) << text;
+        EXPECT_TRUE(contains(message, "empty")) << text;
+    }
+}
+
+TEST(ArgumentDeclarations, RejectsUnknownTypeNamingThePiece) {
+    const std::string message = parse_error("float a, foo *x");
+    EXPECT_TRUE(contains(message, "\"foo *x\""));
+    EXPECT_TRUE(contains(message, "'foo'"));
+}
+
+TEST(ArgumentDeclarations, RejectsAddressSpacesOtherThanGlobalNamingThem) {
+    for (const std::string space : {"__local", "local", "__constant", "__private"}) {
+        const std::string piece = space + " float *x";
+        const std::string message = parse_error("int n2, " + piece);
+        EXPECT_TRUE(contains(message, "\"" + piece + "\"")) << piece;
+        EXPECT_TRUE(contains(message, "'" + space + "'")) << piece;
+    }
+}
+
+TEST(ArgumentDeclarations, RejectsPointerToPointerNamingThePiece) {
+    const std::string message = parse_error("int **p");
+    EXPECT_TRUE(contains(message, "\"int **p\""));
+    EXPECT_TRUE(contains(message, "pointer"));
+}
+
+TEST(ArgumentDeclarations, RejectsGlobalScalarNamingThePiece) {
+    EXPECT_TRUE(contains(parse_error("__global float x"), "\"__global float x\""));
+}
+
+TEST(ArgumentDeclarations, RejectsDuplicatedNameNamingIt) {
+    const std::string message = parse_error("float a, const int *b, int a");
+    EXPECT_TRUE(contains(message, "\"int a\""));
+    EXPECT_TRUE(contains(message, "'a'"));
+    EXPECT_TRUE(contains(message, "twice"));
+}
+
+TEST(ArgumentDeclarations, RejectsReservedPrefixNamingTheName) {
+    const std::string message = parse_error("float *clalgo_x");
+    EXPECT_TRUE(contains(message, "\"float *clalgo_x\""));
+    EXPECT_TRUE(contains(message, "clalgo_"));
+}
+
+TEST(ArgumentDeclarations, RejectsNamesThatAreNotIdentifiers) {
+    for (const std::string piece : {"float 2x", "float x-y", "float x[4]"})
+        EXPECT_TRUE(contains(parse_error(piece), "\"" + piece + "\"")) << piece;
+}
+
+TEST(ArgumentDeclarations, ElementwiseRejectsArgumentsNamedLikeItsOwnVariables) {
+    for (const std::string name : {"i", "n"}) {
+        const std::string message = message_of<std::invalid_argument>(
+            [&] { clalgo::ElementwiseKernel(context(), "float *x, long " + name, "x[i] = 0"); });
+        EXPECT_TRUE(contains(message, "'" + name + "'")) << name;
+    }
+}
+
+// ---- call-time checks: the message names the argument, the declared and the given type ----
+
+class ArgumentCall : public ::testing::Test {
+protected:
+    clalgo::ElementwiseKernel kernel{context(), "float a, const float *x, long count, float *y",
+                                     "y[i] = a * x[i] + (float)count"};
+    clalgo::Array<float> x = clalgo::to_device(queue(), clalgo_test::random_values<float>(16));
+    clalgo::Array<float> y{queue(), 16};
+};
+
+TEST_F(ArgumentCall, CorrectlyTypedCallComputesTheOperation) {
+    const auto hx = x.to_host(queue());
+    kernel(queue(), 2.0f, x, std::int64_t(5), y);
+    const auto hy = y.to_host(queue());
+    for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 2.0f * hx[k] + 5.0f) << k;
+}
+
+TEST_F(ArgumentCall, WrongCountNamesBothCountsAndTheDeclarations) {
+    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), 2.0f, x, y); });
+    EXPECT_TRUE(contains(message, "takes 4"));
+    EXPECT_TRUE(contains(message, "3 were given"));
+    EXPECT_TRUE(contains(message, "const float *x"));
+}
+
+TEST_F(ArgumentCall, ScalarGivenForArrayNamesArgumentAndTypes) {
+    const std::string message =
+        message_of<std::invalid_argument>([&] { kernel(queue(), 2.0f, 1.0f, std::int64_t(5), y); });
+    EXPECT_TRUE(contains(message, "'x'"));
+    EXPECT_TRUE(contains(message, "'const float *'"));
+    EXPECT_TRUE(contains(message, "scalar float"));
+}
+
+TEST_F(ArgumentCall, ArrayGivenForScalarNamesArgumentAndTypes) {
+    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), x, x, std::int64_t(5), y); });
+    EXPECT_TRUE(contains(message, "'a'"));
+    EXPECT_TRUE(contains(message, "'float'"));
+    EXPECT_TRUE(contains(message, "Array<float>"));
+}
+
+TEST_F(ArgumentCall, ArrayOfWrongElementTypeNamesArgumentAndTypes) {
+    clalgo::Array<double> wrong(queue(), 16);
+    const std::string message =
+        message_of<std::invalid_argument>([&] { kernel(queue(), 2.0f, wrong, std::int64_t(5), y); });
+    EXPECT_TRUE(contains(message, "'x'"));
+    EXPECT_TRUE(contains(message, "'const float *'"));
+    EXPECT_TRUE(contains(message, "Array<double>"));
+
+    const std::string view_message =
+        message_of<std::invalid_argument>([&] { kernel(queue(), 2.0f, x, std::int64_t(5), wrong.view(0, 16)); });
+    EXPECT_TRUE(contains(view_message, "'y'"));
+    EXPECT_TRUE(contains(view_message, "'float *'"));
+    EXPECT_TRUE(contains(view_message, "ArrayView<double>"));
+}
+
+TEST_F(ArgumentCall, DoubleGivenForFloatNamesArgumentAndTypes) {
+    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), 2.0, x, std::int64_t(5), y); });
+    EXPECT_TRUE(contains(message, "'a'"));
+    EXPECT_TRUE(contains(message, "'float'"));
+    EXPECT_TRUE(contains(message, "double was given"));
+}
+
+TEST_F(ArgumentCall, IntGivenForLongNamesArgumentAndTypes) {
+    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), 2.0f, x, 5, y); });
+    EXPECT_TRUE(contains(message, "'count'"));
+    EXPECT_TRUE(contains(message, "'long'"));
+    EXPECT_TRUE(contains(message, "int was given"));
+}

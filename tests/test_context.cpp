@@ -1,0 +1,211 @@
+// core/context.hpp and core/queue.hpp: choosing a device, wrapping the program's own OpenCL objects, queues.
+#include "support.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using clalgo_test::contains;
+using clalgo_test::context;
+using clalgo_test::message_of;
+using clalgo_test::queue;
+
+namespace {
+
+// What the OpenCL runtime reports, read with plain CLHPP, to compare clalgo's choices with.
+
+std::vector<cl::Platform> raw_platforms() {
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    return platforms;
+}
+
+std::vector<cl::Device> raw_devices(const cl::Platform& platform) {
+    std::vector<cl::Device> devices;
+    try {
+        platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+        devices.clear();
+    }
+    return devices;
+}
+
+bool is_gpu(const cl::Device& device) { return (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0; }
+
+/// A platform's first GPU, else its first device.
+cl::Device preferred_device(const std::vector<cl::Device>& devices) {
+    for (const auto& device : devices)
+        if (is_gpu(device)) return device;
+    return devices.front();
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    return text;
+}
+
+/// The middle part of `text` with the case of every letter flipped, so only a case-insensitive search finds it.
+std::string flipped_middle(const std::string& text) {
+    const std::size_t length = std::max<std::size_t>(1, text.size() / 2);
+    std::string part = text.substr((text.size() - length) / 2, length);
+    for (auto& c : part) {
+        const auto u = static_cast<unsigned char>(c);
+        c = static_cast<char>(std::islower(u) ? std::toupper(u) : std::tolower(u));
+    }
+    return part;
+}
+
+/// y = 3x - 1 on `q` with a kernel built on `ctx`, checked against the CPU.
+void expect_kernel_runs(const clalgo::Context& ctx, const clalgo::Queue& q) {
+    clalgo::ElementwiseKernel affine(ctx, "const int *x, int *y", "y[i] = 3 * x[i] - 1");
+    const auto hx = clalgo_test::random_values<int>(1000);
+    auto x = clalgo::to_device(q, hx);
+    clalgo::Array<int> y(q, hx.size());
+    affine(q, x, y);
+    const auto hy = y.to_host(q);
+    for (std::size_t k = 0; k < hx.size(); ++k) ASSERT_EQ(hy[k], 3 * hx[k] - 1) << k;
+}
+
+}  // namespace
+
+TEST(Context, DefaultContextPicksTheFirstGpuElseTheFirstDevice) {
+    if (std::getenv("CLALGO_DEVICE") != nullptr) GTEST_SKIP() << "CLALGO_DEVICE chooses the device";
+    cl::Device expected;
+    for (const auto& platform : raw_platforms())
+        for (const auto& device : raw_devices(platform))
+            if (!expected() && is_gpu(device)) expected = device;
+    if (!expected())
+        for (const auto& platform : raw_platforms())
+            if (!expected() && !raw_devices(platform).empty()) expected = raw_devices(platform).front();
+
+    const auto ctx = clalgo::Context::default_context();
+    ASSERT_EQ(ctx.devices().size(), 1u);
+    EXPECT_EQ(ctx.device()(), expected());
+    EXPECT_EQ(ctx.info().name, clalgo::DeviceInfo(expected).name);
+    EXPECT_FALSE(ctx.info().name.empty());
+}
+
+TEST(Context, DefaultContextIsMadeOnceAndCopiesShareIt) {
+    const auto a = clalgo::Context::default_context();
+    const auto b = clalgo::Context::default_context();
+    EXPECT_TRUE(a == b);
+    EXPECT_EQ(a.get()(), b.get()());
+    const clalgo::Context copy = a;
+    EXPECT_TRUE(copy == a);
+}
+
+TEST(Context, SpecWithPlatformIndexPicksThatPlatformsPreferredDevice) {
+    const auto expected = preferred_device(raw_devices(raw_platforms().at(0)));
+    const auto ctx = clalgo::Context::from_spec("0");
+    EXPECT_EQ(ctx.device()(), expected());
+    EXPECT_TRUE(ctx != clalgo::Context::default_context());
+}
+
+TEST(Context, SpecWithPlatformAndDeviceIndexPicksThatDevice) {
+    const auto platforms = raw_platforms();
+    for (std::size_t p = 0; p < platforms.size(); ++p) {
+        const auto devices = raw_devices(platforms[p]);
+        for (std::size_t d = 0; d < devices.size(); ++d) {
+            const std::string spec = std::to_string(p) + ":" + std::to_string(d);
+            EXPECT_EQ(clalgo::Context::from_spec(spec).device()(), devices[d]()) << spec;
+        }
+    }
+}
+
+TEST(Context, SpecWithPlatformNamePartIgnoresCase) {
+    const std::string platform_name = context().info().platform_name;
+    const std::string part = flipped_middle(platform_name);
+    ASSERT_EQ(platform_name.find(part), std::string::npos) << "the flipped part should differ in case";
+    const auto ctx = clalgo::Context::from_spec(part);
+    EXPECT_TRUE(contains(lowercase(ctx.info().platform_name), lowercase(part)));
+    EXPECT_TRUE(contains(lowercase(clalgo::Context::from_spec(lowercase(part)).info().platform_name), lowercase(part)));
+}
+
+TEST(Context, SpecWithDeviceNamePartPicksAMatchingDevice) {
+    const std::string device_name = context().info().name;
+    const std::string part = flipped_middle(device_name);
+    const auto ctx = clalgo::Context::from_spec(":" + part);
+    EXPECT_TRUE(contains(lowercase(ctx.info().name), lowercase(part)));
+}
+
+TEST(Context, BadSpecThrowsListingTheAvailableDevices) {
+    for (const std::string spec : {"99", "nosuchplatform", "0:99", "0:nosuchdevice"}) {
+        const std::string message = message_of<std::invalid_argument>([&] { clalgo::Context::from_spec(spec); });
+        EXPECT_TRUE(contains(message, "\"" + spec + "\"")) << spec;
+        EXPECT_TRUE(contains(message, "available")) << spec;
+        EXPECT_TRUE(contains(message, context().info().name)) << spec;
+        EXPECT_TRUE(contains(message, context().info().platform_name)) << spec;
+    }
+}
+
+TEST(Context, WrapsTheProgramsOwnContextAndQueue) {
+    const cl::Device device = context().device();
+    cl::Context raw_context(device);
+    cl::CommandQueue raw_queue(raw_context, device);
+
+    clalgo::Context wrapped(raw_context);
+    EXPECT_EQ(wrapped.get()(), raw_context());
+    EXPECT_TRUE(wrapped != context());
+    clalgo::Queue q(raw_queue);
+    EXPECT_EQ(q.get()(), raw_queue());
+    EXPECT_TRUE(q.context() == wrapped);
+    expect_kernel_runs(wrapped, q);
+
+    // results are ordinary buffers the program's own OpenCL code can read
+    clalgo::ElementwiseKernel square(wrapped, "int *x", "x[i] = x[i] * x[i]");
+    const auto host = clalgo_test::random_values<int>(100);
+    auto x = clalgo::to_device(q, host);
+    square(q, x);
+    std::vector<int> read_back(host.size());
+    raw_queue.enqueueReadBuffer(x.buffer(), CL_TRUE, 0, x.bytes(), read_back.data());
+    for (std::size_t k = 0; k < host.size(); ++k) ASSERT_EQ(read_back[k], host[k] * host[k]) << k;
+}
+
+TEST(Context, WrappingOneContextTwiceSharesTheProgramCache) {
+    cl::Context raw_context(context().device());
+    clalgo::Context first(raw_context), second(raw_context);
+    EXPECT_TRUE(first == second);
+    const char* operation = "y[i] = x[i] + 17";
+    clalgo::ElementwiseKernel built(first, "const int *x, int *y", operation);
+    const auto before = clalgo::cache_statistics();
+    clalgo::ElementwiseKernel again(second, "const int *x, int *y", operation);
+    const auto after = clalgo::cache_statistics();
+    EXPECT_EQ(after.source_builds + after.disk_hits, before.source_builds + before.disk_hits);
+    EXPECT_GT(after.memory_hits, before.memory_hits);
+}
+
+TEST(Queue, WrappedQueueOfTheDefaultContextRunsItsKernels) {
+    cl::CommandQueue raw_queue(context().get(), context().device());
+    clalgo::Queue q(raw_queue);
+    EXPECT_TRUE(q.context() == context());
+    expect_kernel_runs(context(), q);
+}
+
+TEST(Queue, OutOfOrderQueueIsRejected) {
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>(
+                             [] { clalgo::Queue(context(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }),
+                         "out-of-order"));
+
+    const auto supported = context().device().getInfo<CL_DEVICE_QUEUE_PROPERTIES>();
+    if (!(supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) GTEST_SKIP() << "the device has no out-of-order queues";
+    cl::CommandQueue raw_queue(context().get(), context().device(), CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::Queue{raw_queue}; }), "out-of-order"));
+}
+
+TEST(Queue, QueueOfAnotherContextIsRejectedByAKernel) {
+    clalgo::ElementwiseKernel kernel(context(), "int *x", "x[i] = 1");
+    clalgo::Array<int> x(queue(), 10);
+    const clalgo::Context other(context().device());  // a second context on the same device
+    const clalgo::Queue other_queue(other);
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { kernel(other_queue, x); }), "another context"));
+}
+
+TEST(Queue, InfoDescribesTheQueuesDevice) {
+    const auto& info = queue().info();
+    EXPECT_EQ(info.name, clalgo::DeviceInfo(queue().device()).name);
+    EXPECT_EQ(info.max_allocation_bytes, queue().device().getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
+    EXPECT_EQ(info.compute_units, queue().device().getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+    EXPECT_TRUE(contains(info.description(), info.name));
+}
