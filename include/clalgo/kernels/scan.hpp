@@ -27,11 +27,13 @@
 #include <clalgo/kernels/scratch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <regex>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -87,6 +89,7 @@ struct ScanPlan {
     std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks
     bool warp_shuffle = false;
     bool packed_status = false;   ///< look-back status and value in one 64-bit word
+    bool ballot_compaction = false;  ///< compaction by warp ballots, with no scan of values (NVIDIA, single pass)
     std::size_t tile() const { return group_size * items; }
 };
 
@@ -172,6 +175,15 @@ public:
                 count == declarations_.end() || !count->is_array || count->type != "long")
                 throw std::invalid_argument("clalgo: " + kernel + ": compaction needs an array destination, a long * count "
                                             "and no segments");
+            // nothing but the compaction, counting with a sum: the counts need no scan of values (ballots on NVIDIA)
+            auto squeezed = [](std::string text) {
+                text.erase(std::remove_if(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); }),
+                           text.end());
+                return text;
+            };
+            const std::string sum = squeezed(scan_expr);
+            plain_compaction_ = detail::trim(output_statement).empty() && (sum == "a+b" || sum == "b+a") &&
+                                squeezed(neutral) == "0" && std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
         }
 
         std::vector<std::string> types{value_type_};
@@ -195,6 +207,7 @@ public:
                  {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
                  {"nvidia", detail::library_text(info.is_nvidia ? "1" : "0")},
                  {"packed_status", detail::library_text(plan.packed_status ? "1" : "0")},
+                 {"ballot_compaction", detail::library_text(plan.ballot_compaction ? "1" : "0")},
                  {"status_type", detail::library_text(plan.packed_status ? "ulong" : "uint")},
                  {"uses_last_item", detail::library_text(uses_last_item_ ? "1" : "0")},
                  {"neutral", detail::user_text("neutral", neutral)},
@@ -268,12 +281,17 @@ private:
             plan.max_groups = std::size_t(info.compute_units) * 8;
             return plan;
         }
+        // a compaction and nothing else counts kept items with warp ballots on NVIDIA (CLALGO_SCAN_BALLOT=0: not)
+        const auto ballot_setting = detail::environment("CLALGO_SCAN_BALLOT");
+        const bool ballot = plain_compaction_ && plan.algorithm == ScanAlgorithm::single_pass && info.is_nvidia &&
+                            !(ballot_setting && *ballot_setting == "0");
         // tiles of 64 work-items with up to 64 items each, about 16 KiB of values: on an H200, 64 x 64 int32
         // beat 256 x 16, 128 x 32, 32 x 128 and the other shapes tried (docs/performance.md); smaller tiles
-        // where a tiled algorithm is forced on a CPU, to exercise many tiles
+        // where a tiled algorithm is forced on a CPU, to exercise many tiles. Ballot compaction keeps no values
+        // in local memory: there 128 x 32 beat the other shapes from 32 x 16 to 256 x 64 on an H200.
         const std::size_t largest = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-        plan.group_size = std::min<std::size_t>(64, largest);
-        plan.items = std::clamp<std::size_t>(16384 / (plan.group_size * sizeof(T)), 1, 64);
+        plan.group_size = std::min<std::size_t>(ballot ? 128 : 64, largest);
+        plan.items = ballot ? 32 : std::clamp<std::size_t>(16384 / (plan.group_size * sizeof(T)), 1, 64);
         if (info.is_cpu) plan.items = std::min<std::size_t>(plan.items, 4);
         // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
         if (auto items = detail::environment("CLALGO_SCAN_ITEMS"); items && !items->empty())
@@ -284,12 +302,13 @@ private:
         while (plan.group_size > 32 && local_bytes(plan) + 1024 > info.local_memory_bytes) plan.group_size /= 2;
         plan.warp_shuffle = info.is_nvidia && sizeof(T) % 4 == 0 && plan.group_size >= 32;
         plan.packed_status = sizeof(T) <= 4 && info.has_int64_atomics;
+        plan.ballot_compaction = ballot && plan.warp_shuffle && plan.group_size % 32 == 0 && plan.items <= 64;
         plan.max_groups = std::size_t(info.compute_units) * (info.is_cpu ? 4 : 8);
         return plan;
     }
 
     std::size_t local_bytes(const detail::ScanPlan& plan) const {
-        const std::size_t tile = plan.tile();
+        const std::size_t tile = plan.tile();  // an upper bound for ballot compaction, which keeps no values there
         return (tile + tile / 32 + plan.group_size) * sizeof(T) + (segmented_ ? tile : 1) + plan.group_size * 4 + 256;
     }
 
@@ -399,6 +418,7 @@ private:
     std::string value_type_;
     bool segmented_ = false;
     bool uses_last_item_ = false;
+    bool plain_compaction_ = false;  ///< compaction and no output statement: the ballot path may run
     std::vector<detail::ScanPlan> plans_;  ///< one per device of the context, in its order
     detail::KernelProgram program_;
     mutable detail::PerQueue<detail::ScanScratch> scratch_;
