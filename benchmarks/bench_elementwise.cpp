@@ -15,7 +15,8 @@ constexpr float a = 2.5f;
 
 const clalgo::ElementwiseKernel& saxpy() {
     static const clalgo::ElementwiseKernel kernel(clalgo_bench::context(),
-                                                  "float a, const float *x, const float *y, float *z",
+                                                  "float a, const float *restrict x, const float *restrict y, "
+                                                  "float *restrict z",
                                                   "z[i] = a*x[i] + y[i]", clalgo_bench::elementwise_options("saxpy"));
     return kernel;
 }
