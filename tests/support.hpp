@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <type_traits>
 #include <typeinfo>
 #include <vector>
@@ -72,6 +74,45 @@ std::string message_of(Action&& action) {
     }
     ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing was thrown";
     return "";
+}
+
+/// The scan algorithms a test runs through, and their names for messages.
+inline const clalgo::ScanAlgorithm every_algorithm[] = {clalgo::ScanAlgorithm::serial,
+                                                        clalgo::ScanAlgorithm::reduce_then_scan,
+                                                        clalgo::ScanAlgorithm::single_pass};
+
+inline const char* name_of(clalgo::ScanAlgorithm algorithm) {
+    switch (algorithm) {
+        case clalgo::ScanAlgorithm::serial: return "serial";
+        case clalgo::ScanAlgorithm::reduce_then_scan: return "reduce_then_scan";
+        case clalgo::ScanAlgorithm::single_pass: return "single_pass";
+        default: return "automatic";
+    }
+}
+
+/// OpenCL C spellings of T's lowest and highest values: the neutral elements of max and min.
+template <class T>
+std::pair<std::string, std::string> cl_limits() {
+    if constexpr (std::is_floating_point_v<T>) return {"-INFINITY", "INFINITY"};
+    else if constexpr (std::is_same_v<T, std::int8_t>) return {"CHAR_MIN", "CHAR_MAX"};
+    else if constexpr (std::is_same_v<T, std::uint8_t>) return {"0", "UCHAR_MAX"};
+    else if constexpr (std::is_same_v<T, std::int16_t>) return {"SHRT_MIN", "SHRT_MAX"};
+    else if constexpr (std::is_same_v<T, std::uint16_t>) return {"0", "USHRT_MAX"};
+    else if constexpr (std::is_same_v<T, std::int32_t>) return {"INT_MIN", "INT_MAX"};
+    else if constexpr (std::is_same_v<T, std::uint32_t>) return {"0", "UINT_MAX"};
+    else if constexpr (std::is_same_v<T, std::int64_t>) return {"LONG_MIN", "LONG_MAX"};
+    else return {"0", "ULONG_MAX"};
+}
+
+/// T's lowest and highest values (the infinities for floating-point types).
+template <class T>
+T lowest() {
+    return std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+
+template <class T>
+T highest() {
+    return std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
 }
 
 }  // namespace clalgo_test

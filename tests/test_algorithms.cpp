@@ -18,21 +18,11 @@
 
 using clalgo::ScanAlgorithm;
 using clalgo_test::context;
+using clalgo_test::every_algorithm;
+using clalgo_test::name_of;
 using clalgo_test::queue;
 
 namespace {
-
-const ScanAlgorithm every_algorithm[] = {ScanAlgorithm::serial, ScanAlgorithm::reduce_then_scan,
-                                         ScanAlgorithm::single_pass};
-
-const char* name_of(ScanAlgorithm algorithm) {
-    switch (algorithm) {
-        case ScanAlgorithm::serial: return "serial";
-        case ScanAlgorithm::reduce_then_scan: return "reduce_then_scan";
-        case ScanAlgorithm::single_pass: return "single_pass";
-        default: return "automatic";
-    }
-}
 
 constexpr std::size_t million = 1000003;
 

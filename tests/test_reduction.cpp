@@ -16,8 +16,11 @@
 #include <type_traits>
 #include <vector>
 
+using clalgo_test::cl_limits;
 using clalgo_test::contains;
 using clalgo_test::context;
+using clalgo_test::highest;
+using clalgo_test::lowest;
 using clalgo_test::message_of;
 using clalgo_test::queue;
 
@@ -77,29 +80,6 @@ T wrapping_sum(const std::vector<T>& values) {
     return sum;
 }
 
-/// OpenCL C spellings of T's lowest and highest values: the neutral elements of max and min.
-template <class T>
-std::pair<std::string, std::string> cl_limits() {
-    if constexpr (std::is_floating_point_v<T>) return {"-INFINITY", "INFINITY"};
-    else if constexpr (std::is_same_v<T, std::int8_t>) return {"CHAR_MIN", "CHAR_MAX"};
-    else if constexpr (std::is_same_v<T, std::uint8_t>) return {"0", "UCHAR_MAX"};
-    else if constexpr (std::is_same_v<T, std::int16_t>) return {"SHRT_MIN", "SHRT_MAX"};
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return {"0", "USHRT_MAX"};
-    else if constexpr (std::is_same_v<T, std::int32_t>) return {"INT_MIN", "INT_MAX"};
-    else if constexpr (std::is_same_v<T, std::uint32_t>) return {"0", "UINT_MAX"};
-    else if constexpr (std::is_same_v<T, std::int64_t>) return {"LONG_MIN", "LONG_MAX"};
-    else return {"0", "ULONG_MAX"};
-}
-
-template <class T>
-T lowest() {
-    return std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-}
-
-template <class T>
-T highest() {
-    return std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-}
 
 /// The sizes every type is reduced at; the big one (2^24 + 1 items) only for a few types, to keep the suite fast.
 template <class T>
