@@ -182,8 +182,12 @@ public:
                 return text;
             };
             const std::string sum = squeezed(scan_expr);
+            bool sees_items = false;  // the ballot path has no item or last_item for the value or the limit
+            for (const std::string* code : {&options_.compaction->value, &options_.compaction->limit})
+                for (const char* name : {"item", "last_item"}) sees_items = sees_items || detail::mentions(*code, name);
             plain_compaction_ = detail::trim(output_statement).empty() && (sum == "a+b" || sum == "b+a") &&
-                                squeezed(neutral) == "0" && std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+                                squeezed(neutral) == "0" && !sees_items && std::is_integral_v<T> &&
+                                (sizeof(T) == 4 || sizeof(T) == 8);
         }
 
         std::vector<std::string> types{value_type_};
