@@ -20,10 +20,8 @@ __kernel void ${name}(
     const long clalgo_last = min(clalgo_first + clalgo_chunk, n);
     for (long clalgo_k = clalgo_first; clalgo_k < clalgo_last; ++clalgo_k)
 #else
-    /* GPUs: a grid-stride loop keeps neighbouring work-items on neighbouring elements. It goes four strides a
-       round, so that where the arrays are declared restrict the compiler may issue the reads of all four items
-       before the first write: more reads in flight (saxpy on an H200: 0.93 of a device copy's bandwidth, not
-       0.87). The last round goes one stride at a time. */
+    /* GPUs: a grid-stride loop, four strides a round (with restrict arrays, four items' reads go before any
+       write), then one stride at a time */
     const long clalgo_stride = get_global_size(0);
     long clalgo_k = get_global_id(0);
     for (; clalgo_k + 3 * clalgo_stride < n; clalgo_k += 4 * clalgo_stride) {
