@@ -32,6 +32,9 @@ struct DeviceInfo {
     std::uint64_t global_memory_bytes = 0;
     std::uint64_t max_allocation_bytes = 0;  ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
 
+    /// Facts set by hand, for tests of the policies on device classes the machine does not have.
+    DeviceInfo() = default;
+
     explicit DeviceInfo(const cl::Device& device) {
         cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
         name = trim(device.getInfo<CL_DEVICE_NAME>());

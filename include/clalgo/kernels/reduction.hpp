@@ -19,6 +19,7 @@
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>
 #include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/policy/tuning_variables.hpp>
 #include <clalgo/kernels/scratch.hpp>
 
 #include <algorithm>
@@ -58,12 +59,6 @@ struct ReductionPlan {
     bool warp_shuffle = false;
     int vector_width = 0;  ///< 0: no vector loads
 };
-
-inline std::size_t power_of_two_at_most(std::size_t value) {
-    std::size_t p = 1;
-    while (p * 2 <= value) p *= 2;
-    return p;
-}
 
 }  // namespace detail
 

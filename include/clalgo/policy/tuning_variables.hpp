@@ -1,0 +1,62 @@
+// The tuning environment variables, each read and checked in one place: a value outside its documented range
+// is an error that names the variable and what it accepts, never a silent default.
+//   std::optional<std::size_t> items = clalgo::detail::tuning_number("CLALGO_SCAN_ITEMS", 1, 64);
+//   std::optional<bool> ballot = clalgo::detail::tuning_switch("CLALGO_SCAN_BALLOT");
+#pragma once
+
+#include <clalgo/core/environment.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace clalgo::detail {
+
+/// The variable's whole-number value in [low, high]; nothing where unset or empty; std::invalid_argument naming
+/// the variable for anything else.
+inline std::optional<std::uint64_t> tuning_number(const char* name, std::uint64_t low, std::uint64_t high) {
+    const auto value = environment(name);
+    if (!value || value->empty()) return std::nullopt;
+    const bool digits = value->size() <= 18 &&
+                        std::all_of(value->begin(), value->end(), [](unsigned char c) { return std::isdigit(c); });
+    const std::uint64_t number = digits ? std::stoull(*value) : 0;
+    if (!digits || number < low || number > high)
+        throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value + "': expected a whole number from " +
+                                    std::to_string(low) + " to " + std::to_string(high));
+    return number;
+}
+
+/// The variable as a switch: 1/on/true/yes or 0/off/false/no (any case); nothing where unset or empty.
+inline std::optional<bool> tuning_switch(const char* name) {
+    auto value = environment(name);
+    if (!value || value->empty()) return std::nullopt;
+    std::string lower = *value;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (lower == "1" || lower == "on" || lower == "true" || lower == "yes") return true;
+    if (lower == "0" || lower == "off" || lower == "false" || lower == "no") return false;
+    throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value +
+                                "': expected 1, on, true, yes or 0, off, false, no");
+}
+
+/// The variable as one of `choices`; nothing where unset or empty.
+inline std::optional<std::string> tuning_choice(const char* name, std::initializer_list<const char*> choices) {
+    auto value = environment(name);
+    if (!value || value->empty()) return std::nullopt;
+    std::string accepted;
+    for (const char* choice : choices) {
+        if (*value == choice) return *value;
+        accepted += (accepted.empty() ? "" : ", ") + std::string(choice);
+    }
+    throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value + "': expected one of " + accepted);
+}
+
+inline std::size_t power_of_two_at_most(std::size_t value) {
+    std::size_t p = 1;
+    while (p * 2 <= value) p *= 2;
+    return p;
+}
+
+}  // namespace clalgo::detail
