@@ -15,9 +15,11 @@
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
+#include <clalgo/kernels/radix_sort.hpp>
 #include <clalgo/kernels/scan.hpp>
 #include <clalgo/algorithm/copy_if.hpp>
 #include <clalgo/algorithm/partition.hpp>
 #include <clalgo/algorithm/remove_if.hpp>
+#include <clalgo/algorithm/sort.hpp>
 #include <clalgo/algorithm/unique.hpp>
 #include <clalgo/cl/philox.hpp>

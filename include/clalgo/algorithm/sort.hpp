@@ -1,0 +1,181 @@
+// Sorting arrays by radix: sort, sort_by_key, argsort, and RadixSort (PyOpenCL's), whose key is an expression of
+// several arrays and which permutes several arrays at once. Stable; ascending or descending; by a range of bits.
+// The sort kernels are built once per context and key/value type, then reused; each call is asynchronous.
+//   clalgo::sort(q, keys);                                     // in place, ascending
+//   clalgo::sort(q, keys, {/*descending*/ true, 0, 24});      // descending by bits [0, 24)
+//   clalgo::sort_by_key(q, keys, values);                      // values move with their keys
+//   clalgo::Array<std::int64_t> order = clalgo::argsort(q, keys);   // keys[order[0]] is the smallest
+#pragma once
+
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/types.hpp>
+#include <clalgo/kernels/elementwise.hpp>
+#include <clalgo/kernels/radix_sort.hpp>
+#include <clalgo/kernels/scratch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo {
+
+namespace detail {
+
+/// Attached to each context: the sort kernels by key and value type (and anything else that shapes them).
+struct SortCache {
+    std::mutex mutex;
+    std::map<std::string, std::shared_ptr<void>> kernels;
+};
+
+/// The object the cache keeps under `key`, made by `make` on first use.
+template <class Object, class Make>
+const Object& cached_sort_object(const Context& context, const std::string& key, const Make& make) {
+    auto& cache = context.state().attachment<SortCache>();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto& slot = cache.kernels[key];
+    if (!slot) slot = make();
+    return *static_cast<const Object*>(slot.get());
+}
+
+template <class Key, class Value = void>
+const RadixSortKernel<Key, Value>& cached_radix_sort(const Context& context) {
+    std::string key = "radix " + type_name<Key>();
+    if constexpr (!std::is_void_v<Value>) key += " " + type_name<Value>();
+    return cached_sort_object<RadixSortKernel<Key, Value>>(
+        context, key, [&] { return std::make_shared<RadixSortKernel<Key, Value>>(context); });
+}
+
+/// `index[i] = i`, for argsort.
+template <class Index>
+const ElementwiseKernel& cached_iota(const Context& context) {
+    const std::string index = type_name<Index>();
+    ElementwiseOptions options;
+    options.name = "clalgo_iota";
+    return cached_sort_object<ElementwiseKernel>(context, "iota " + index, [&] {
+        return std::make_shared<ElementwiseKernel>(context, index + " *index", "index[i] = (" + index + ")i", options);
+    });
+}
+
+}  // namespace detail
+
+/// Sorts `keys` in place (stable; see SortOptions). Asynchronous: returns the event of the last command.
+template <class Key>
+cl::Event sort(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {}, const WaitFor& wait = {}) {
+    return detail::cached_radix_sort<Key>(queue.context())(queue, keys, options, wait);
+}
+
+/// Sorts `keys` in place and moves `values` with them; equal keys keep their order.
+template <class Key, class Value>
+cl::Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Value>& values,
+                      const SortOptions& options = {}, const WaitFor& wait = {}) {
+    return detail::cached_radix_sort<Key, Value>(queue.context())(queue, keys, values, options, wait);
+}
+
+/// The positions that sort `keys` (left as they are): keys[order[0]], keys[order[1]], ... is sorted, equal keys
+/// in their order. Index is std::int64_t by default; a narrower integer type must hold keys.size() - 1.
+template <class Index = std::int64_t, class Key>
+Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
+                     const WaitFor& wait = {}) {
+    static_assert(std::is_integral_v<Index>, "clalgo::argsort: the index type is an integer type");
+    if (keys.size() > 0 && static_cast<std::uint64_t>(keys.size() - 1) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        throw std::invalid_argument("clalgo: argsort: " + std::to_string(keys.size()) + " keys do not fit the index type '" +
+                                    type_name<Index>() + "'");
+    Array<Index> order(queue, keys.size());
+    if (keys.empty()) return order;
+    Array<Key> copy(queue, keys.size());
+    cl::Event copied = keys.copy_to(queue, copy, wait.events);
+    detail::cached_iota<Index>(queue.context())(queue, order, wait_for(copied));
+    sort_by_key(queue, copy.view(), order.view(), options);
+    return order;
+}
+
+/// What a RadixSort may add: helper code for the key expression, its name.
+struct RadixSortOptions {
+    std::string preamble;            ///< OpenCL C placed before the kernels: helper functions such as cell_of
+    std::string name = "radix_sort";
+};
+
+/// PyOpenCL's RadixSort: the key of index i is `key_expr` over the declared arguments, and each array named in
+/// `sort_arg_names` is written, in key order, to the array declared as `<name>_out`. Stable.
+///   clalgo::RadixSort<std::uint32_t> by_cell(ctx, "const float *x, const float *y, float *x_out, float *y_out",
+///                                            "cell_of(x[i], y[i])", {"x", "y"}, options);
+///   by_cell(q, x, y, x_out, y_out);     // over the first array's indices
+template <class Key>
+class RadixSort {
+public:
+    RadixSort(const Context& context, const std::string& arguments, const std::string& key_expr,
+              const std::vector<std::string>& sort_arg_names, const RadixSortOptions& options = {})
+        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context)) {
+        const auto declared = parse_arguments(arguments);
+        const std::string kernel = "RadixSort '" + options.name + "'";
+        detail::reject_reserved_names(declared, {"i", "n", "sort_key", "sort_order"}, kernel);
+        auto find = [&](const std::string& name) {
+            return std::find_if(declared.begin(), declared.end(), [&](const ArgumentDeclaration& d) { return d.name == name; });
+        };
+        std::string gather;
+        for (const auto& name : sort_arg_names) {
+            auto source = find(name), target = find(name + "_out");
+            if (source == declared.end() || !source->is_array)
+                throw std::invalid_argument("clalgo: " + kernel + ": '" + name + "' is not an array argument");
+            if (target == declared.end() || !target->is_array || target->type != source->type || target->is_const)
+                throw std::invalid_argument("clalgo: " + kernel + ": '" + name + "' needs an array '" + name + "_out' of type '" +
+                                            source->type + " *' to receive it in key order");
+            gather += name + "_out[i] = " + name + "[sort_order[i]];\n";
+        }
+        ElementwiseOptions keys_options;
+        keys_options.name = options.name + "_keys";
+        keys_options.preamble = options.preamble;
+        keys_ = std::make_unique<ElementwiseKernel>(
+            context, arguments + ", " + type_name<Key>() + " *sort_key, long *sort_order",
+            "sort_key[i] = (" + type_name<Key>() + ")(" + key_expr + ");\nsort_order[i] = i;", keys_options);
+        ElementwiseOptions gather_options;
+        gather_options.name = options.name + "_gather";
+        gather_options.preamble = options.preamble;
+        gather_ = std::make_unique<ElementwiseKernel>(context, arguments + ", const long *sort_order", gather, gather_options);
+    }
+
+    /// Computes the keys over the first array's indices, sorts them (by the bits SortOptions names) and writes
+    /// each sorted argument to its `_out` array. Asynchronous: returns the event of the last launch.
+    template <class... Args>
+    cl::Event operator()(const Queue& queue, const SortOptions& options, const Args&... arguments) const {
+        detail::CallOptions call;
+        const auto bound = detail::bind_call(call, arguments...);
+        const std::int64_t n = detail::call_indices("RadixSort", std::nullopt, bound).size();
+        auto& scratch = scratch_.get(queue);
+        std::lock_guard<std::mutex> lock(*scratch.mutex);
+        if (scratch.keys.size() < static_cast<std::size_t>(n)) {
+            scratch.keys = Array<Key>(queue, static_cast<std::size_t>(n));
+            scratch.order = Array<std::int64_t>(queue, static_cast<std::size_t>(n));
+        }
+        const auto keys = scratch.keys.view(0, static_cast<std::size_t>(n));
+        const auto order = scratch.order.view(0, static_cast<std::size_t>(n));
+        (*keys_)(queue, arguments..., keys, order);
+        sorter_(queue, keys, order, options);
+        return (*gather_)(queue, arguments..., order);
+    }
+
+    template <class... Args>
+    cl::Event operator()(const Queue& queue, const Args&... arguments) const {
+        return (*this)(queue, SortOptions{}, arguments...);
+    }
+
+private:
+    struct Scratch {
+        Array<Key> keys;
+        Array<std::int64_t> order;
+        std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
+    };
+    const RadixSortKernel<Key, std::int64_t>& sorter_;
+    std::unique_ptr<ElementwiseKernel> keys_, gather_;
+    mutable detail::PerQueue<Scratch> scratch_;
+};
+
+}  // namespace clalgo

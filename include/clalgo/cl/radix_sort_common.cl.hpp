@@ -1,0 +1,88 @@
+// OpenCL C shared by the radix sort's algorithms: keys as ordered unsigned bits, their digits, and an exclusive
+// scan of 256 per-digit values by a work-group.
+//   ordered bits: unsigned keys as they are; signed ones with the sign bit flipped; floating-point ones with the
+//   sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the sign
+//   bit clear after +inf, those with it set before -inf); then XOR `flip` (all ones: descending order).
+#pragma once
+
+namespace clalgo::detail::cl_source {
+
+inline constexpr const char* radix_sort_common = R"CLC(${prologue}
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+typedef ${key_type} clalgo_key_t;
+typedef ${bits_type} clalgo_bits_t;
+#define CLALGO_KEY_KIND ${key_kind}
+#define CLALGO_KEY_BITS ${key_bits}
+#define CLALGO_HAS_VALUES ${has_values}
+#if CLALGO_HAS_VALUES
+typedef ${value_type} clalgo_sort_value_t;
+#endif
+#define CLALGO_RADIX 256
+
+/* the arrays a pass reads and writes, each a buffer and an element offset */
+#if CLALGO_HAS_VALUES
+#define CLALGO_MOVED_ARRAYS                                                                                   \
+    __global const clalgo_key_t *clalgo_keys_in = clalgo_keys_in_base + clalgo_keys_in_offset;              \
+    __global clalgo_key_t *clalgo_keys_out = clalgo_keys_out_base + clalgo_keys_out_offset;                 \
+    __global const clalgo_sort_value_t *clalgo_values_in = clalgo_values_in_base + clalgo_values_in_offset; \
+    __global clalgo_sort_value_t *clalgo_values_out = clalgo_values_out_base + clalgo_values_out_offset;
+#else
+#define CLALGO_MOVED_ARRAYS                                                                                   \
+    __global const clalgo_key_t *clalgo_keys_in = clalgo_keys_in_base + clalgo_keys_in_offset;              \
+    __global clalgo_key_t *clalgo_keys_out = clalgo_keys_out_base + clalgo_keys_out_offset;
+#endif
+
+/* 0: unsigned, 1: signed, 2: floating point */
+inline clalgo_bits_t clalgo_ordered_bits(const clalgo_key_t key, const clalgo_bits_t flip)
+{
+    clalgo_bits_t bits = as_${bits_type}(key);
+    const clalgo_bits_t sign = (clalgo_bits_t)((clalgo_bits_t)1 << (CLALGO_KEY_BITS - 1));
+#if CLALGO_KEY_KIND == 1
+    bits ^= sign;
+#elif CLALGO_KEY_KIND == 2
+    bits ^= (bits & sign) ? (clalgo_bits_t)~(clalgo_bits_t)0 : sign;
+#endif
+    return bits ^ flip;
+}
+
+inline uint clalgo_digit(const clalgo_key_t key, const clalgo_bits_t flip, const uint shift, const uint mask)
+{
+    return (uint)(clalgo_ordered_bits(key, flip) >> shift) & mask;
+}
+)CLC";
+
+/// Needs CLALGO_GROUP_SIZE (a power of two).
+inline constexpr const char* radix_digit_scan = R"CLC(
+#define CLALGO_DIGITS_EACH ((CLALGO_RADIX + CLALGO_GROUP_SIZE - 1) / CLALGO_GROUP_SIZE)
+
+/* Replaces values[0 .. CLALGO_RADIX) by their exclusive scan; `sums` holds CLALGO_GROUP_SIZE values. Every
+   work-item of the group calls it; it ends with a barrier. */
+inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
+{
+    const uint lid = get_local_id(0);
+    const uint first = lid * CLALGO_DIGITS_EACH;
+    ulong sum = 0;
+    for (uint e = 0; e < CLALGO_DIGITS_EACH; ++e)
+        if (first + e < CLALGO_RADIX)
+            sum += values[first + e];
+    sums[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint delta = 1; delta < CLALGO_GROUP_SIZE; delta <<= 1) {
+        const ulong left = lid >= delta ? sums[lid - delta] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += left;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    ulong running = lid > 0 ? sums[lid - 1] : 0;
+    for (uint e = 0; e < CLALGO_DIGITS_EACH; ++e)
+        if (first + e < CLALGO_RADIX) {
+            const ulong value = values[first + e];
+            values[first + e] = running;
+            running += value;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+)CLC";
+
+}  // namespace clalgo::detail::cl_source

@@ -1,0 +1,148 @@
+// OpenCL C that ranks a tile of keys by one digit, stably: each item's place in the tile sorted by the digit,
+// with equal digits in item order. Two ways, chosen by the policy:
+//   match (NVIDIA): each warp owns 32 x CLALGO_ITEMS consecutive items; item by item, `match.any` finds the lanes
+//     that share a digit, the lowest of them bumps the warp's counter for it; then the warps' counters are
+//     scanned digit by digit (Onesweep's warp-level multisplit);
+//   portable: each work-item owns CLALGO_ITEMS consecutive items; two stable counting sorts of the tile in local
+//     memory, by the digit's low and then its high four bits, each with one group-wide scan of 16 counters per
+//     work-item.
+// Both fill tile_counts[d] (items of digit d in the tile) and tile_starts[d] (their first place).
+#pragma once
+
+namespace clalgo::detail::cl_source {
+
+inline constexpr const char* radix_sort_rank = R"CLC(
+#define CLALGO_TILE (CLALGO_GROUP_SIZE * CLALGO_ITEMS)
+
+#if CLALGO_MATCH_RANK
+#define CLALGO_WARPS (CLALGO_GROUP_SIZE / 32)
+/* the index in the tile of the work-item's j-th item */
+#define CLALGO_ITEM(j) ((get_local_id(0) >> 5) * 32 * CLALGO_ITEMS + (j) * 32 + (get_local_id(0) & 31))
+#define CLALGO_RANK_WORDS (CLALGO_WARPS * CLALGO_RADIX)
+
+inline uint clalgo_match_any(const uint value)
+{
+    uint peers;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(peers) : "r"(value));
+    return peers;
+}
+
+inline void clalgo_warp_sync(void)
+{
+    asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
+}
+
+inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *counters, __local uint *tile_counts,
+                             __local ulong *tile_starts, __local ulong *sums)
+{
+    const uint lid = get_local_id(0), lane = lid & 31;
+    for (uint k = lid; k < CLALGO_RANK_WORDS; k += CLALGO_GROUP_SIZE)
+        counters[k] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint *mine = counters + (lid >> 5) * CLALGO_RADIX;
+    const uint below = (1u << lane) - 1u;
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint peers = clalgo_match_any(digits[j]);
+        const uint before = mine[digits[j]];
+        clalgo_warp_sync();
+        if ((peers & below) == 0)
+            mine[digits[j]] = before + popcount(peers);
+        clalgo_warp_sync();
+        places[j] = before + popcount(peers & below);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
+        uint running = 0;
+        for (uint w = 0; w < CLALGO_WARPS; ++w) {
+            const uint count = counters[w * CLALGO_RADIX + d];
+            counters[w * CLALGO_RADIX + d] = running;
+            running += count;
+        }
+        tile_counts[d] = running;
+        tile_starts[d] = running;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    clalgo_scan_digits(tile_starts, sums);
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        places[j] += (uint)tile_starts[digits[j]] + mine[digits[j]];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+#define CLALGO_ITEM(j) (get_local_id(0) * CLALGO_ITEMS + (j))
+/* 16 counters per work-item, then the moved digits (uchar) and item numbers (ushort) and each item's place */
+#define CLALGO_RANK_WORDS (16 * CLALGO_GROUP_SIZE + (CLALGO_TILE + 3) / 4 + CLALGO_TILE)
+
+inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *counters, __local uint *tile_counts,
+                             __local ulong *tile_starts, __local ulong *sums)
+{
+    const uint lid = get_local_id(0);
+    __local uchar *moved_digits = (__local uchar *)(counters + 16 * CLALGO_GROUP_SIZE);
+    __local ushort *moved_items = (__local ushort *)(counters + 16 * CLALGO_GROUP_SIZE + (CLALGO_TILE + 3) / 4);
+    __local ushort *item_places = moved_items + CLALGO_TILE;
+    for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE)
+        tile_counts[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint digit[CLALGO_ITEMS], item[CLALGO_ITEMS];
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        digit[j] = digits[j];
+        item[j] = CLALGO_ITEM(j);
+        atomic_inc(&tile_counts[digit[j]]);
+    }
+    for (uint shift = 0; shift < 8; shift += 4) {
+        uint counts[16];
+        for (uint v = 0; v < 16; ++v)
+            counts[v] = 0;
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            ++counts[(digit[j] >> shift) & 15];
+        for (uint v = 0; v < 16; ++v)
+            counters[v * CLALGO_GROUP_SIZE + lid] = counts[v];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* exclusive scan of the 16 x CLALGO_GROUP_SIZE counters, value-major: each work-item takes 16 in a row */
+        uint sum = 0;
+        for (uint e = 0; e < 16; ++e)
+            sum += counters[lid * 16 + e];
+        sums[lid] = sum;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint delta = 1; delta < CLALGO_GROUP_SIZE; delta <<= 1) {
+            const ulong left = lid >= delta ? sums[lid - delta] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += left;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        uint running = lid > 0 ? (uint)sums[lid - 1] : 0;
+        for (uint e = 0; e < 16; ++e) {
+            const uint count = counters[lid * 16 + e];
+            counters[lid * 16 + e] = running;
+            running += count;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint v = 0; v < 16; ++v)
+            counts[v] = counters[v * CLALGO_GROUP_SIZE + lid];
+        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+            const uint place = counts[(digit[j] >> shift) & 15]++;
+            moved_digits[place] = (uchar)digit[j];
+            moved_items[place] = (ushort)item[j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+            digit[j] = moved_digits[CLALGO_ITEM(j)];
+            item[j] = moved_items[CLALGO_ITEM(j)];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        item_places[item[j]] = (ushort)CLALGO_ITEM(j);
+    for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE)
+        tile_starts[d] = tile_counts[d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    clalgo_scan_digits(tile_starts, sums);
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        places[j] = item_places[CLALGO_ITEM(j)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+)CLC";
+
+}  // namespace clalgo::detail::cl_source

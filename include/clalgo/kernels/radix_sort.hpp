@@ -1,0 +1,345 @@
+// RadixSortKernel<Key, Value>: a stable LSD radix sort of keys (every integer type of 8 to 64 bits, float,
+// double), in place, ascending or descending, over a range of the key's bits, optionally moving values of any
+// type (registered structs included) with their keys. Built once per context; each call is asynchronous.
+//   clalgo::RadixSortKernel<std::uint32_t> sort_keys(ctx);
+//   sort_keys(q, keys);                                        // ascending, every bit
+//   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
+//   sort_pairs(q, keys, values, {/*descending*/ true});
+// Order of floating-point keys: -inf < negatives < -0.0 < +0.0 < positives < +inf; NaNs whose sign bit is clear
+// after +inf, NaNs whose sign bit is set before -inf (descending: the reverse). Extra device memory: one more
+// copy of the keys (and of the values), plus per-tile look-back words on GPUs (2 KiB a tile).
+#pragma once
+
+#include <clalgo/cl/radix_sort_blocks.cl.hpp>
+#include <clalgo/cl/radix_sort_common.cl.hpp>
+#include <clalgo/cl/radix_sort_onesweep.cl.hpp>
+#include <clalgo/cl/radix_sort_rank.cl.hpp>
+#include <clalgo/codegen/program.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/types.hpp>
+#include <clalgo/kernels/scratch.hpp>
+#include <clalgo/policy/radix_sort.hpp>
+
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace clalgo {
+
+/// How a radix sort orders: ascending or descending, by the bits [begin_bit, end_bit) of the key (end_bit -1:
+/// the key's width). Keys equal in those bits keep their order.
+struct SortOptions {
+    bool descending = false;
+    int begin_bit = 0;
+    int end_bit = -1;
+};
+
+namespace detail {
+
+/// What the radix sort's templates need to know of a key type.
+template <class Key>
+struct RadixKey {
+    static_assert(std::is_arithmetic_v<Key> && !std::is_same_v<Key, bool> && sizeof(Key) <= 8 &&
+                      (std::is_integral_v<Key> || sizeof(Key) >= 4),
+                  "clalgo radix sort: keys are integers of 8 to 64 bits, float or double");
+    static constexpr int bits = int(sizeof(Key)) * 8;
+    static constexpr const char* bits_type = sizeof(Key) == 1 ? "uchar" : sizeof(Key) == 2 ? "ushort"
+                                             : sizeof(Key) == 4 ? "uint" : "ulong";
+    static constexpr int kind = std::is_floating_point_v<Key> ? 2 : std::is_signed_v<Key> ? 1 : 0;
+};
+
+/// Scratch a radix sort keeps per queue: the second copy of the keys and values, counts, look-back state.
+struct RadixScratch {
+    GrowingBuffer keys, values, counts, status, ticket;
+    std::uint32_t epoch = 0;
+};
+
+inline Parameter buffer_parameter(const std::string& type, const std::string& name) {
+    return Parameter{"__global " + type + " *", name};
+}
+
+}  // namespace detail
+
+/// A stable radix sort of Key (with Value moved alongside; Value = void: keys only).
+template <class Key, class Value = void>
+class RadixSortKernel {
+    static constexpr bool has_values = !std::is_void_v<Value>;
+    using ValueType = std::conditional_t<has_values, Value, char>;  ///< char: a stand-in where there are no values
+    using ValueView = ArrayView<ValueType>;
+
+public:
+    /// Builds the sort for every device of `context`; `algorithm` forces one (tests, devices you know).
+    explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic)
+        : requested_(algorithm) {
+        const std::string key_type = type_name<Key>();
+        const std::string value_type = has_values ? type_name<ValueType>() : "";
+        std::vector<std::string> types{key_type};
+        if (has_values) types.push_back(value_type);
+        auto generate = [&](const DeviceInfo& info) {
+            const auto policy = detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_);
+            policies_.push_back(policy);
+            std::string pattern = detail::cl_source::radix_sort_common;
+            if (policy.algorithm == SortAlgorithm::blocks) {
+                pattern += detail::cl_source::radix_sort_blocks;
+            } else {
+                pattern += detail::cl_source::radix_sort_onesweep_head;
+                pattern += detail::cl_source::radix_digit_scan;
+                pattern += detail::cl_source::radix_sort_rank;
+                pattern += detail::cl_source::radix_sort_onesweep;
+            }
+            std::map<std::string, detail::Fill> fills{
+                {"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {"key_type", detail::library_text(key_type)},
+                {"bits_type", detail::library_text(detail::RadixKey<Key>::bits_type)},
+                {"key_kind", detail::library_text(std::to_string(detail::RadixKey<Key>::kind))},
+                {"key_bits", detail::library_text(std::to_string(detail::RadixKey<Key>::bits))},
+                {"has_values", detail::library_text(has_values ? "1" : "0")},
+                {"value_type", detail::library_text(value_type)},
+                {"group_size", detail::library_text(std::to_string(policy.group_size))},
+                {"items_per_thread", detail::library_text(std::to_string(policy.items))},
+                {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")}};
+            for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
+                fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
+            return detail::render(pattern, fills);
+        };
+        program_ = detail::KernelProgram(context, generate, "", detail::BuildLabel{"radix_sort", {}}, types, {});
+    }
+
+    /// Sorts `keys` in place; returns the event of the last command. Keys equal in the sorted bits keep their order.
+    template <bool V = has_values, class = std::enable_if_t<!V>>
+    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
+                         const WaitFor& wait = {}) const {
+        return enqueue(queue, keys, nullptr, options, wait.events);
+    }
+
+    /// Sorts `keys` in place and moves `values` (as many) with them.
+    template <bool V = has_values, class = std::enable_if_t<V>>
+    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ValueView& values,
+                         const SortOptions& options = {}, const WaitFor& wait = {}) const {
+        if (values.size() != keys.size())
+            throw std::invalid_argument("clalgo: sort_by_key: " + std::to_string(keys.size()) + " keys but " +
+                                        std::to_string(values.size()) + " values");
+        return enqueue(queue, keys, &values, options, wait.events);
+    }
+
+    /// The algorithm chosen for a device of the context (the first by default).
+    SortAlgorithm algorithm(std::size_t device_index = 0) const { return policies_.at(device_index).algorithm; }
+    /// The generated OpenCL C for a device of the context.
+    const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
+    std::size_t tile(std::size_t device_index = 0) const { return policies_.at(device_index).tile(); }
+
+private:
+    static detail::Signature signature(const std::string& kernel) {
+        using detail::buffer_parameter;
+        std::vector<detail::Parameter> moved{buffer_parameter("const clalgo_key_t", "clalgo_keys_in_base"),
+                                             {"long", "clalgo_keys_in_offset"},
+                                             buffer_parameter("clalgo_key_t", "clalgo_keys_out_base"),
+                                             {"long", "clalgo_keys_out_offset"}};
+        std::vector<detail::Parameter> values{buffer_parameter("const clalgo_sort_value_t", "clalgo_values_in_base"),
+                                              {"long", "clalgo_values_in_offset"},
+                                              buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base"),
+                                              {"long", "clalgo_values_out_offset"}};
+        if (!has_values) values.clear();
+        const std::vector<detail::Parameter> digit{{"uint", "clalgo_shift"}, {"uint", "clalgo_mask"}, {"ulong", "clalgo_flip"}};
+        std::vector<detail::Parameter> list;
+        auto add = [&](const std::vector<detail::Parameter>& more) { list.insert(list.end(), more.begin(), more.end()); };
+        if (kernel == "count") {
+            add({{"long", "n"}, {"long", "clalgo_block_size"}});
+            add(digit);
+            add({buffer_parameter("const clalgo_key_t", "clalgo_keys_base"), {"long", "clalgo_keys_offset"},
+                 buffer_parameter("ulong", "clalgo_counts")});
+        } else if (kernel == "place") {
+            add({{"long", "clalgo_blocks"}, {"uint", "clalgo_mask"}, buffer_parameter("ulong", "clalgo_counts")});
+        } else if (kernel == "scatter") {
+            add({{"long", "n"}, {"long", "clalgo_block_size"}});
+            add(digit);
+            add({buffer_parameter("const ulong", "clalgo_counts")});
+            add(moved);
+            add(values);
+        } else if (kernel == "histogram") {
+            add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"uint", "clalgo_passes"},
+                 {"ulong", "clalgo_flip"}, buffer_parameter("const clalgo_key_t", "clalgo_keys_base"),
+                 {"long", "clalgo_keys_offset"}, buffer_parameter("ulong", "clalgo_histograms")});
+        } else if (kernel == "onesweep") {
+            add({{"long", "n"}});
+            add(digit);
+            add({{"uint", "clalgo_pass"}, {"uint", "clalgo_tiles"}, {"uint", "clalgo_epoch"},
+                 buffer_parameter("uint", "clalgo_ticket"), buffer_parameter("ulong", "clalgo_status"),
+                 buffer_parameter("const ulong", "clalgo_histograms")});
+            add(moved);
+            add(values);
+        } else {  // tile_sort
+            add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"ulong", "clalgo_flip"},
+                 buffer_parameter("clalgo_key_t", "clalgo_keys_base"), {"long", "clalgo_keys_offset"}});
+            if (has_values)
+                add({buffer_parameter("const clalgo_sort_value_t", "clalgo_values_in_base"), {"long", "clalgo_values_in_offset"},
+                     buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base"), {"long", "clalgo_values_out_offset"}});
+        }
+        return detail::Signature(std::move(list));
+    }
+
+    const detail::RadixSortPolicy& policy_for(const detail::KernelProgram::OnDevice& on) const {
+        for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
+            if (program_.context().devices()[d]() == on.device()) return policies_.at(d);
+        throw std::logic_error("clalgo: no radix sort policy for the device");
+    }
+
+    /// A buffer and an element offset: where a pass reads or writes.
+    struct Place {
+        cl::Buffer buffer;
+        cl_long offset = 0;
+    };
+
+    cl::Event enqueue(const Queue& queue, const ArrayView<Key>& keys, const ValueView* values, const SortOptions& options,
+                      std::vector<cl::Event> wait) const {
+        const int width = detail::RadixKey<Key>::bits;
+        const int end_bit = options.end_bit < 0 ? width : options.end_bit;
+        if (options.begin_bit < 0 || options.begin_bit > end_bit || end_bit > width)
+            throw std::invalid_argument("clalgo: radix sort: the bits [" + std::to_string(options.begin_bit) + ", " +
+                                        std::to_string(options.end_bit) + ") are not a range of the key's " +
+                                        std::to_string(width) + " bits");
+        const std::uint64_t n = keys.size();
+        if (n <= 1 || options.begin_bit == end_bit) return detail::marker(queue, wait);
+        const cl_ulong flip = options.descending ? ~cl_ulong(0) >> (64 - width) : 0;
+        const cl_uint begin = static_cast<cl_uint>(options.begin_bit), end = static_cast<cl_uint>(end_bit);
+        const cl_uint passes = (end - begin + 7) / 8;
+
+        auto& on = program_.on(queue);
+        const auto& policy = policy_for(on);
+        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        auto& scratch = scratch_.get(queue);
+        scratch.keys.reserve(queue, n * sizeof(Key));
+        if (values) scratch.values.reserve(queue, n * sizeof(ValueType));
+        Place key_places[2] = {{keys.buffer(), static_cast<cl_long>(keys.offset())}, {scratch.keys.buffer, 0}};
+        Place value_places[2];
+        if (values) {
+            value_places[0] = {values->buffer(), static_cast<cl_long>(values->offset())};
+            value_places[1] = {scratch.values.buffer, 0};
+        }
+        auto set_moved = [&](detail::KernelArguments& arguments, int from) {
+            arguments.set("clalgo_keys_in_base", key_places[from].buffer).set("clalgo_keys_in_offset", key_places[from].offset);
+            arguments.set("clalgo_keys_out_base", key_places[1 - from].buffer)
+                .set("clalgo_keys_out_offset", key_places[1 - from].offset);
+            if (values) {
+                arguments.set("clalgo_values_in_base", value_places[from].buffer)
+                    .set("clalgo_values_in_offset", value_places[from].offset);
+                arguments.set("clalgo_values_out_base", value_places[1 - from].buffer)
+                    .set("clalgo_values_out_offset", value_places[1 - from].offset);
+            }
+        };
+        auto run = [&](const char* name, const detail::Signature& sig, std::size_t global, std::size_t local,
+                       const auto& set) {
+            cl::Kernel& kernel = on.kernel(name);
+            detail::KernelArguments arguments(kernel, sig);
+            set(arguments);
+            arguments.done();
+            wait = {detail::launch(queue, kernel, global, local, wait, "radix_sort")};
+        };
+
+        if (policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile()) {
+            run("clalgo_radix_tile_sort", signature("tile_sort"), policy.group_size, policy.group_size, [&](auto& a) {
+                a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
+                a.set("clalgo_flip", flip).set("clalgo_keys_base", key_places[0].buffer).set("clalgo_keys_offset", key_places[0].offset);
+                if (values)
+                    a.set("clalgo_values_in_base", value_places[0].buffer).set("clalgo_values_in_offset", value_places[0].offset)
+                        .set("clalgo_values_out_base", value_places[1].buffer).set("clalgo_values_out_offset", cl_long(0));
+            });
+            if (values) copy(queue, value_places[1], value_places[0], n, sizeof(ValueType), wait);
+            return wait.back();
+        }
+
+        int from = 0;
+        if (policy.algorithm == SortAlgorithm::onesweep) {
+            const std::uint64_t tiles = (n + policy.tile() - 1) / policy.tile();
+            if (tiles > 0xffffffffull) throw std::invalid_argument("clalgo: radix sort: too many keys for one sort");
+            scratch.counts.reserve(queue, std::size_t(passes) * 256 * sizeof(cl_ulong));
+            scratch.ticket.reserve_zeroed(queue, sizeof(cl_uint));
+            if (scratch.status.reserve(queue, tiles * 256 * sizeof(cl_ulong)) || scratch.epoch + passes >= (1u << 22)) {
+                scratch.status.zero(queue);
+                scratch.epoch = 0;
+            }
+            try {
+                cl::Event cleared;
+                queue.get().enqueueFillBuffer(scratch.counts.buffer, cl_uchar(0), 0, std::size_t(passes) * 256 * sizeof(cl_ulong),
+                                              detail::wait_list(wait), &cleared);
+                wait = {cleared};
+            } catch (const cl::Error& error) {
+                detail::rethrow(error, "clearing the radix sort's histograms");
+            }
+            const std::size_t groups = std::max<std::size_t>(1, std::min<std::size_t>(policy.histogram_groups, tiles));
+            run("clalgo_radix_histogram", signature("histogram"), groups * policy.group_size, policy.group_size, [&](auto& a) {
+                a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
+                a.set("clalgo_passes", passes).set("clalgo_flip", flip).set("clalgo_keys_base", key_places[0].buffer);
+                a.set("clalgo_keys_offset", key_places[0].offset).set("clalgo_histograms", scratch.counts.buffer);
+            });
+            for (cl_uint pass = 0; pass < passes; ++pass, from = 1 - from) {
+                const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
+                const cl_uint epoch = ++scratch.epoch;
+                run("clalgo_radix_onesweep", signature("onesweep"), tiles * policy.group_size, policy.group_size, [&](auto& a) {
+                    a.set("n", static_cast<cl_long>(n)).set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
+                    a.set("clalgo_pass", pass).set("clalgo_tiles", static_cast<cl_uint>(tiles)).set("clalgo_epoch", epoch);
+                    a.set("clalgo_ticket", scratch.ticket.buffer).set("clalgo_status", scratch.status.buffer);
+                    a.set("clalgo_histograms", scratch.counts.buffer);
+                    set_moved(a, from);
+                });
+            }
+        } else {
+            const std::uint64_t wanted = policy.blocks_for(n);
+            const std::uint64_t block_size = (n + wanted - 1) / wanted;
+            const std::uint64_t blocks = (n + block_size - 1) / block_size;
+            scratch.counts.reserve(queue, blocks * 256 * sizeof(cl_ulong));
+            for (cl_uint pass = 0; pass < passes; ++pass, from = 1 - from) {
+                const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
+                run("clalgo_radix_count_blocks", signature("count"), blocks, 1, [&](auto& a) {
+                    a.set("n", static_cast<cl_long>(n)).set("clalgo_block_size", static_cast<cl_long>(block_size));
+                    a.set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
+                    a.set("clalgo_keys_base", key_places[from].buffer).set("clalgo_keys_offset", key_places[from].offset);
+                    a.set("clalgo_counts", scratch.counts.buffer);
+                });
+                run("clalgo_radix_place_blocks", signature("place"), 1, 1, [&](auto& a) {
+                    a.set("clalgo_blocks", static_cast<cl_long>(blocks)).set("clalgo_mask", mask);
+                    a.set("clalgo_counts", scratch.counts.buffer);
+                });
+                run("clalgo_radix_scatter_blocks", signature("scatter"), blocks, 1, [&](auto& a) {
+                    a.set("n", static_cast<cl_long>(n)).set("clalgo_block_size", static_cast<cl_long>(block_size));
+                    a.set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
+                    a.set("clalgo_counts", scratch.counts.buffer);
+                    set_moved(a, from);
+                });
+            }
+        }
+        if (from == 1) {  // an odd number of digits left the result in the scratch copy
+            copy(queue, key_places[1], key_places[0], n, sizeof(Key), wait);
+            if (values) copy(queue, value_places[1], value_places[0], n, sizeof(ValueType), wait);
+        }
+        return wait.back();
+    }
+
+    /// Copies `count` elements of `size` bytes; the places' offsets are in elements.
+    static void copy(const Queue& queue, const Place& from, const Place& to, std::uint64_t count, std::size_t size,
+                     std::vector<cl::Event>& wait) {
+        cl::Event done;
+        try {
+            queue.get().enqueueCopyBuffer(from.buffer, to.buffer, from.offset * size, to.offset * size, count * size,
+                                          detail::wait_list(wait), &done);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "copying the radix sort's result");
+        }
+        wait = {done};
+    }
+
+    SortAlgorithm requested_;
+    std::vector<detail::RadixSortPolicy> policies_;  ///< one per device of the context, in its order
+    detail::KernelProgram program_;
+    mutable detail::PerQueue<detail::RadixScratch> scratch_;
+};
+
+}  // namespace clalgo

@@ -1,0 +1,93 @@
+// How a radix sort runs on a device class: which algorithm, what tile, how many blocks. Plain values, computed
+// from a DeviceInfo and the sizes of the key and value, so they can be tested without a device.
+//   auto policy = clalgo::detail::radix_sort_policy(info, sizeof(std::uint32_t), 0, clalgo::SortAlgorithm::automatic);
+//   policy.algorithm == SortAlgorithm::onesweep on an NVIDIA GPU, blocks on a CPU
+#pragma once
+
+#include <clalgo/core/device_info.hpp>
+#include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuning_variables.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace clalgo {
+
+/// How a radix sort runs. `automatic` lets the policy choose; the others force a choice (for tests, or for a
+/// device whose needs you know). CLALGO_SORT_ALGORITHM=blocks|onesweep overrides `automatic`.
+enum class SortAlgorithm {
+    automatic,
+    blocks,    ///< per digit: count each contiguous block, scan the counts, scatter each block in order (CPUs)
+    onesweep,  ///< one histogram pass, then per digit one kernel: rank a tile, look back across tiles, scatter
+};
+
+namespace detail {
+
+struct RadixSortPolicy {
+    SortAlgorithm algorithm = SortAlgorithm::blocks;
+    std::size_t group_size = 1;   ///< onesweep: work-items per group
+    std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
+    bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
+    std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
+    std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
+    std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
+
+    std::size_t tile() const { return group_size * items; }
+
+    /// Blocks a pass over n keys uses, for the blocks algorithm.
+    std::uint64_t blocks_for(std::uint64_t n) const {
+        return std::max<std::uint64_t>(1, std::min<std::uint64_t>(max_blocks, (n + min_block - 1) / min_block));
+    }
+
+    /// Local memory of a onesweep tile: the exchanged keys, their origins (with values), the rank's counters and
+    /// the per-digit arrays.
+    std::size_t local_bytes(std::size_t key_size, bool values) const {
+        const std::size_t digits = 256 * (4 + 8 + 8 + 8) + group_size * 8;
+        const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 : 16 * group_size * 4 + tile() * 5;
+        return tile() * key_size + (values ? tile() * 2 : 0) + rank + digits;
+    }
+};
+
+inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key_size, std::size_t value_size,
+                                         SortAlgorithm requested) {
+    RadixSortPolicy policy;
+    const DeviceClass device = device_class(info);
+    if (requested == SortAlgorithm::automatic) {
+        if (auto forced = tuning_choice("CLALGO_SORT_ALGORITHM", {"blocks", "onesweep"}))
+            requested = *forced == "blocks" ? SortAlgorithm::blocks : SortAlgorithm::onesweep;
+    }
+    // onesweep needs 64-bit atomics for its look-back words and groups of at least 32; CPUs want the blocks
+    const bool onesweep_possible = info.has_int64_atomics && info.max_work_group_size >= 32;
+    policy.algorithm = requested;
+    if (policy.algorithm == SortAlgorithm::automatic)
+        policy.algorithm = device != DeviceClass::cpu && onesweep_possible ? SortAlgorithm::onesweep : SortAlgorithm::blocks;
+    if (policy.algorithm == SortAlgorithm::onesweep && !onesweep_possible) policy.algorithm = SortAlgorithm::blocks;
+
+    policy.max_blocks = std::size_t(info.compute_units) * 8;
+    if (policy.algorithm == SortAlgorithm::blocks) return policy;
+
+    const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+    if (device == DeviceClass::nvidia_gpu) {
+        // 256 x 15 keys a tile, as Onesweep's and GPUSorting's 32-bit tiles
+        policy.group_size = std::min<std::size_t>(256, largest);
+        policy.items = 15;
+        policy.match_rank = policy.group_size % 32 == 0;
+    } else if (device == DeviceClass::other_gpu) {
+        policy.group_size = std::min<std::size_t>(128, largest);
+        policy.items = 8;
+    } else {
+        // forced onto a CPU (tests): small tiles, so that a few thousand keys make many tiles
+        policy.group_size = std::min<std::size_t>(64, largest);
+        policy.items = 4;
+    }
+    if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
+    while (policy.items > 1 && policy.local_bytes(key_size, value_size > 0) > budget) --policy.items;
+    policy.histogram_groups = std::size_t(info.compute_units) * 4;
+    return policy;
+}
+
+}  // namespace detail
+}  // namespace clalgo

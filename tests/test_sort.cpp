@@ -1,0 +1,354 @@
+// Radix sort (sort, sort_by_key, argsort, RadixSortKernel, RadixSort) against std::stable_sort on the CPU: every
+// key type, both algorithms (blocks, the CPU's default, and onesweep forced onto the device with its portable
+// ranking, whose tiles are small there), sizes around the tiles, descending order, bit ranges, special floats,
+// stability through the values, views with offsets, and misuse. Plus the sort policy of every device class.
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+using clalgo::SortAlgorithm;
+using clalgo::SortOptions;
+using clalgo_test::context;
+using clalgo_test::queue;
+
+namespace {
+
+const SortAlgorithm both_algorithms[] = {SortAlgorithm::blocks, SortAlgorithm::onesweep};
+
+const char* name_of(SortAlgorithm algorithm) { return algorithm == SortAlgorithm::blocks ? "blocks" : "onesweep"; }
+
+/// The order the sort documents, written independently of the library: for floating point -NaN < -inf < ... <
+/// -0.0 < +0.0 < ... < +inf < +NaN; integers as they compare.
+template <class Key>
+bool ordered_before(Key a, Key b) {
+    if constexpr (std::is_floating_point_v<Key>) {
+        auto rank = [](Key x) { return std::isnan(x) ? (std::signbit(x) ? 0 : 3) : 1; };
+        if (rank(a) != rank(b)) return rank(a) < rank(b);
+        if (std::isnan(a)) return false;
+        if (a == b) return std::signbit(a) && !std::signbit(b);
+        return a < b;
+    } else {
+        return a < b;
+    }
+}
+
+/// Only the bits [begin, end) of an integer key count.
+template <class Key>
+auto bits_of(Key key, int begin, int end) {
+    using Bits = std::make_unsigned_t<Key>;
+    const int width = int(sizeof(Key)) * 8;
+    Bits bits = static_cast<Bits>(key);
+    if constexpr (std::is_signed_v<Key>) bits ^= Bits(Bits(1) << (width - 1));
+    const Bits mask = end - begin >= width ? Bits(~Bits(0)) : Bits((Bits(1) << (end - begin)) - 1);
+    return Bits((bits >> begin) & mask);
+}
+
+/// Where std::stable_sort puts each position, with the library's order (and bit range for integers).
+template <class Key>
+std::vector<std::int64_t> expected_order(const std::vector<Key>& keys, const SortOptions& options) {
+    std::vector<std::int64_t> order(keys.size());
+    std::iota(order.begin(), order.end(), 0);
+    const int width = int(sizeof(Key)) * 8;
+    const int end = options.end_bit < 0 ? width : options.end_bit;
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
+        Key a = keys[x], b = keys[y];
+        if (options.descending) std::swap(a, b);
+        if constexpr (std::is_integral_v<Key>) {
+            if (options.begin_bit != 0 || end != width) return bits_of(a, options.begin_bit, end) < bits_of(b, options.begin_bit, end);
+        }
+        return ordered_before(a, b);
+    });
+    return order;
+}
+
+template <class Key>
+std::vector<Key> random_keys(std::size_t n, std::uint64_t seed, std::uint64_t distinct = 0) {
+    std::mt19937_64 random(seed);
+    std::vector<Key> keys(n);
+    for (auto& key : keys) {
+        const std::uint64_t bits = distinct ? random() % distinct : random();
+        if constexpr (std::is_floating_point_v<Key>)
+            key = static_cast<Key>((static_cast<double>(bits % 2000001) - 1000000.0) / 7.0);
+        else if (distinct)
+            key = static_cast<Key>(static_cast<std::int64_t>(bits) - static_cast<std::int64_t>(distinct / 2));
+        else
+            key = static_cast<Key>(bits);
+    }
+    return keys;
+}
+
+template <class Key>
+bool same_bits(Key a, Key b) {
+    return std::memcmp(&a, &b, sizeof(Key)) == 0;
+}
+
+/// Sorts keys with their positions as values and checks both against std::stable_sort.
+template <class Key>
+void check_pairs(const clalgo::RadixSortKernel<Key, std::int64_t>& sorter, const std::vector<Key>& keys,
+                 const SortOptions& options, const std::string& what) {
+    std::vector<std::int64_t> positions(keys.size());
+    std::iota(positions.begin(), positions.end(), 0);
+    auto device_keys = clalgo::to_device(queue(), keys);
+    auto device_values = clalgo::to_device(queue(), positions);
+    sorter(queue(), device_keys, device_values, options);
+    const auto got_keys = device_keys.to_host(queue());
+    const auto got_values = device_values.to_host(queue());
+    const auto order = expected_order(keys, options);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        ASSERT_TRUE(same_bits(got_keys[k], keys[order[k]])) << what << ": key at " << k << " of " << keys.size();
+        ASSERT_EQ(got_values[k], order[k]) << what << ": value at " << k << " of " << keys.size() << " (stability)";
+    }
+}
+
+template <class Key>
+void check_keys(const clalgo::RadixSortKernel<Key>& sorter, const std::vector<Key>& keys, const SortOptions& options,
+                const std::string& what) {
+    auto device_keys = clalgo::to_device(queue(), keys);
+    sorter(queue(), device_keys, options);
+    const auto got = device_keys.to_host(queue());
+    const auto order = expected_order(keys, options);
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        ASSERT_TRUE(same_bits(got[k], keys[order[k]])) << what << ": key at " << k << " of " << keys.size();
+}
+
+std::vector<std::size_t> sizes_around(std::size_t tile) {
+    std::vector<std::size_t> sizes{0, 1, 2, 255, 256, 257, 4097, tile - 1, tile, tile + 1, 2 * tile + 1, 37 * tile + 5};
+    sizes.erase(std::remove(sizes.begin(), sizes.end(), std::size_t(0) - 1), sizes.end());
+    return sizes;
+}
+
+template <class Key>
+class SortTyped : public ::testing::Test {};
+using KeyTypes = ::testing::Types<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t,
+                                  std::uint64_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(SortTyped, KeyTypes);
+
+TYPED_TEST(SortTyped, KeysMatchStableSortAtEverySizeAroundTheTilesWithBothAlgorithms) {
+    using Key = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(Key);
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<Key> sorter(context(), algorithm);
+        for (std::size_t n : sizes_around(sorter.tile())) {
+            const std::string what = std::string(name_of(algorithm)) + " n=" + std::to_string(n);
+            check_keys(sorter, random_keys<Key>(n, n), {}, what + " ascending");
+            check_keys(sorter, random_keys<Key>(n, n + 1, 50), {true}, what + " descending, few distinct");
+        }
+    }
+}
+
+TYPED_TEST(SortTyped, PairsKeepEqualKeysInOrder) {
+    using Key = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(Key);
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<Key, std::int64_t> sorter(context(), algorithm);
+        for (std::size_t n : {std::size_t(1), std::size_t(3), sorter.tile() + 1, std::size_t(20011)}) {
+            const std::string what = std::string(name_of(algorithm)) + " n=" + std::to_string(n);
+            check_pairs(sorter, random_keys<Key>(n, 7 * n, 20), {}, what);
+            check_pairs(sorter, random_keys<Key>(n, 7 * n + 1, 20), {true}, what + " descending");
+        }
+    }
+}
+
+TEST(Sort, AMillionKeysAndPairsWithBothAlgorithms) {
+    const std::size_t n = (1u << 20) + 3;
+    for (SortAlgorithm algorithm : both_algorithms) {
+        check_keys(clalgo::RadixSortKernel<std::uint32_t>(context(), algorithm), random_keys<std::uint32_t>(n, 11), {},
+                   name_of(algorithm));
+        check_pairs(clalgo::RadixSortKernel<float, std::int64_t>(context(), algorithm), random_keys<float>(n, 12), {},
+                    name_of(algorithm));
+    }
+}
+
+TEST(Sort, SortedReversedAndAllEqualInputs) {
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<std::int32_t, std::int64_t> sorter(context(), algorithm);
+        const std::size_t n = 3 * sorter.tile() + 7;
+        std::vector<std::int32_t> sorted(n), reversed(n), equal(n, -5);
+        std::iota(sorted.begin(), sorted.end(), -1000);
+        std::reverse_copy(sorted.begin(), sorted.end(), reversed.begin());
+        check_pairs(sorter, sorted, {}, std::string(name_of(algorithm)) + " sorted");
+        check_pairs(sorter, reversed, {}, std::string(name_of(algorithm)) + " reversed");
+        check_pairs(sorter, equal, {}, std::string(name_of(algorithm)) + " all equal");
+        check_pairs(sorter, equal, {true}, std::string(name_of(algorithm)) + " all equal, descending");
+    }
+}
+
+TEST(Sort, BitRangesSortByThoseBitsAloneAndStably) {
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<std::uint32_t, std::int64_t> unsigned_sorter(context(), algorithm);
+        clalgo::RadixSortKernel<std::int64_t, std::int64_t> signed_sorter(context(), algorithm);
+        const std::size_t n = 5 * unsigned_sorter.tile() + 3;
+        for (auto [begin, end] : {std::pair{0, 24}, std::pair{4, 20}, std::pair{8, 9}, std::pair{0, 32}, std::pair{31, 32}}) {
+            const std::string what = std::string(name_of(algorithm)) + " bits " + std::to_string(begin) + ".." + std::to_string(end);
+            check_pairs(unsigned_sorter, random_keys<std::uint32_t>(n, begin * 64 + end), {false, begin, end}, what);
+            check_pairs(unsigned_sorter, random_keys<std::uint32_t>(n, begin * 64 + end + 1), {true, begin, end}, what + " desc");
+        }
+        check_pairs(signed_sorter, random_keys<std::int64_t>(n, 3), {false, 40, 64}, std::string(name_of(algorithm)) + " top bits");
+        check_pairs(signed_sorter, random_keys<std::int64_t>(n, 4), {false, 0, 8}, std::string(name_of(algorithm)) + " low byte");
+    }
+}
+
+TEST(Sort, SpecialFloatsGoWhereDocumented) {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> specials{0.0f, -0.0f, inf, -inf, nan, -nan, 1.0f, -1.0f, std::numeric_limits<float>::denorm_min(),
+                                -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(),
+                                std::numeric_limits<float>::lowest()};
+    std::vector<float> keys;
+    for (int copy = 0; copy < 400; ++copy)
+        for (float value : specials) keys.push_back(copy % 3 ? value : value * 3.0f);
+    std::shuffle(keys.begin(), keys.end(), std::mt19937(5));
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<float, std::int64_t> sorter(context(), algorithm);
+        check_pairs(sorter, keys, {}, std::string(name_of(algorithm)) + " ascending");
+        check_pairs(sorter, keys, {true}, std::string(name_of(algorithm)) + " descending");
+    }
+    // and the documented ends: -NaN first, -0.0 before +0.0, +NaN last
+    auto device = clalgo::to_device(queue(), keys);
+    clalgo::sort(queue(), device);
+    const auto sorted = device.to_host(queue());
+    EXPECT_TRUE(std::isnan(sorted.front()) && std::signbit(sorted.front()));
+    EXPECT_TRUE(std::isnan(sorted.back()) && !std::signbit(sorted.back()));
+    const auto zero = std::find(sorted.begin(), sorted.end(), 0.0f);
+    ASSERT_NE(zero, sorted.end());
+    EXPECT_TRUE(std::signbit(*zero));
+}
+
+struct Particle {
+    float x, y;
+    std::int32_t id;
+};
+
+TEST(Sort, SortByKeyMovesStructValuesAndViewsWithOffsetsLeaveTheirNeighboursAlone) {
+    clalgo::register_struct<Particle>("particle", "typedef struct { float x, y; int id; } particle;",
+                                      {CLALGO_FIELD(Particle, x), CLALGO_FIELD(Particle, y), CLALGO_FIELD(Particle, id)});
+    for (std::size_t n : {std::size_t(5), std::size_t(3000), std::size_t(70001)}) {
+        auto keys = random_keys<std::uint16_t>(n + 20, n, 300);
+        std::vector<Particle> particles(n + 20);
+        for (std::size_t k = 0; k < particles.size(); ++k) particles[k] = {float(k) * 0.5f, -float(k), std::int32_t(k)};
+        auto device_keys = clalgo::to_device(queue(), keys);
+        auto device_particles = clalgo::to_device(queue(), particles);
+        clalgo::sort_by_key(queue(), device_keys.view(10, n), device_particles.view(10, n));
+        const auto got_keys = device_keys.to_host(queue());
+        const auto got = device_particles.to_host(queue());
+        const std::vector<std::uint16_t> middle(keys.begin() + 10, keys.begin() + 10 + n);
+        const auto order = expected_order(middle, {});
+        for (std::size_t k = 0; k < n + 20; ++k) {
+            const bool inside = k >= 10 && k < 10 + n;
+            const std::size_t from = inside ? 10 + order[k - 10] : k;
+            ASSERT_EQ(got_keys[k], keys[from]) << "n=" << n << " at " << k;
+            ASSERT_EQ(got[k].id, particles[from].id) << "n=" << n << " at " << k;
+            ASSERT_EQ(got[k].x, particles[from].x);
+        }
+    }
+}
+
+TEST(Sort, ArgsortLeavesTheKeysAndGivesTheStableOrder) {
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537)}) {
+        const auto keys = random_keys<double>(n, n + 3, 100);
+        if (!clalgo_test::has_fp64()) break;
+        auto device = clalgo::to_device(queue(), keys);
+        const auto order = clalgo::argsort(queue(), device).to_host(queue());
+        EXPECT_EQ(order, expected_order(keys, {})) << "n=" << n;
+        EXPECT_EQ(device.to_host(queue()), keys);
+        const auto narrow = clalgo::argsort<std::int32_t>(queue(), device, {true}).to_host(queue());
+        const auto descending = expected_order(keys, {true});
+        ASSERT_EQ(narrow.size(), n);
+        for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(narrow[k], descending[k]);
+    }
+}
+
+TEST(Sort, RadixSortPermutesSeveralArraysByAKeyExpression) {
+    clalgo::RadixSortOptions options;
+    options.preamble = "inline uint cell_of(float x, float y) { return (uint)(y * 16.0f) * 16u + (uint)(x * 16.0f); }";
+    clalgo::RadixSort<std::uint32_t> by_cell(context(), "const float *x, const float *y, float *x_out, float *y_out",
+                                             "cell_of(x[i], y[i])", {"x", "y"}, options);
+    const std::size_t n = 50000;
+    std::mt19937 random(9);
+    std::uniform_real_distribution<float> unit(0.0f, 0.999f);
+    std::vector<float> x(n), y(n);
+    for (std::size_t k = 0; k < n; ++k) x[k] = unit(random), y[k] = unit(random);
+    auto dx = clalgo::to_device(queue(), x), dy = clalgo::to_device(queue(), y);
+    clalgo::Array<float> x_out(queue(), n), y_out(queue(), n);
+    by_cell(queue(), dx, dy, x_out, y_out);
+    std::vector<std::uint32_t> cells(n);
+    for (std::size_t k = 0; k < n; ++k) cells[k] = std::uint32_t(y[k] * 16.0f) * 16u + std::uint32_t(x[k] * 16.0f);
+    const auto order = expected_order(cells, {});
+    const auto got_x = x_out.to_host(queue()), got_y = y_out.to_host(queue());
+    for (std::size_t k = 0; k < n; ++k) {
+        ASSERT_EQ(got_x[k], x[order[k]]) << k;
+        ASSERT_EQ(got_y[k], y[order[k]]) << k;
+    }
+}
+
+TEST(Sort, MisuseThrowsNamingTheProblem) {
+    auto keys = clalgo::to_device(queue(), std::vector<std::uint32_t>{3, 1, 2});
+    auto values = clalgo::to_device(queue(), std::vector<float>{1, 2});
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::sort_by_key(queue(), keys.view(), values.view());
+    }), "3 keys but 2 values"));
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::sort(queue(), keys.view(), {false, 0, 33});
+    }), "key's 32 bits"));
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::sort(queue(), keys.view(), {false, 9, 8});
+    }), "[9, 8)"));
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::RadixSort<std::uint32_t>(context(), "const float *x", "x[i]", {"x"});
+    }), "x_out"));
+    EXPECT_EQ(keys.to_host(queue()), (std::vector<std::uint32_t>{3, 1, 2}));  // nothing half-done
+    clalgo::sort(queue(), keys.view(), {false, 4, 4});                         // an empty range sorts nothing
+    EXPECT_EQ(keys.to_host(queue()), (std::vector<std::uint32_t>{3, 1, 2}));
+}
+
+TEST(SortPolicy, EveryDeviceClassGetsAnAlgorithmThatFitsIt) {
+    using clalgo::DeviceClass;
+    const auto cpu = clalgo::detail::radix_sort_policy(clalgo::typical_device(DeviceClass::cpu), 4, 0, SortAlgorithm::automatic);
+    EXPECT_EQ(cpu.algorithm, SortAlgorithm::blocks);
+    EXPECT_EQ(cpu.blocks_for(100), 1u);
+    EXPECT_EQ(cpu.blocks_for(std::uint64_t(1) << 30), 16u);
+
+    const auto nvidia_info = clalgo::typical_device(DeviceClass::nvidia_gpu);
+    for (std::size_t key_size : {1, 2, 4, 8})
+        for (std::size_t value_size : {0, 4, 8, 24}) {
+            const auto nvidia = clalgo::detail::radix_sort_policy(nvidia_info, key_size, value_size, SortAlgorithm::automatic);
+            EXPECT_EQ(nvidia.algorithm, SortAlgorithm::onesweep);
+            EXPECT_TRUE(nvidia.match_rank);
+            EXPECT_EQ(nvidia.group_size, 256u);
+            EXPECT_LE(nvidia.local_bytes(key_size, value_size > 0), nvidia_info.local_memory_bytes);
+            EXPECT_LE(nvidia.tile(), 65536u);  // item numbers in a tile are 16-bit
+        }
+    const auto other = clalgo::typical_device(DeviceClass::other_gpu);  // no 64-bit atomics: no look-back words
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(other, 4, 0, SortAlgorithm::automatic).algorithm, SortAlgorithm::blocks);
+    auto other_with_atomics = other;
+    other_with_atomics.has_int64_atomics = true;
+    const auto portable = clalgo::detail::radix_sort_policy(other_with_atomics, 8, 8, SortAlgorithm::automatic);
+    EXPECT_EQ(portable.algorithm, SortAlgorithm::onesweep);
+    EXPECT_FALSE(portable.match_rank);
+    EXPECT_LE(portable.local_bytes(8, true), other.local_memory_bytes);
+}
+
+TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
+    const auto cpu = clalgo::typical_device(clalgo::DeviceClass::cpu);
+    clalgo_test::ScopedVariable forced("CLALGO_SORT_ALGORITHM", "onesweep");
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::automatic).algorithm, SortAlgorithm::onesweep);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::blocks).algorithm, SortAlgorithm::blocks);
+    {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_ALGORITHM", "quick");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::automatic);
+        }), "CLALGO_SORT_ALGORITHM='quick'"));
+    }
+    clalgo_test::ScopedVariable items("CLALGO_SORT_ITEMS", "99");
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
+    }), "CLALGO_SORT_ITEMS='99': expected a whole number from 1 to 32"));
+}
+
+}  // namespace
