@@ -249,6 +249,42 @@ TEST(Sort, SortByKeyMovesStructValuesAndViewsWithOffsetsLeaveTheirNeighboursAlon
     }
 }
 
+TEST(Sort, IntoOtherArraysLeavesTheInputsAsTheyWere) {
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), algorithm);
+        clalgo::RadixSortKernel<std::uint16_t> keys_only(context(), algorithm);
+        for (std::size_t n : {std::size_t(1), std::size_t(200), 3 * pairs.tile() + 1}) {
+            for (auto options : {SortOptions{}, SortOptions{true, 0, 24}, SortOptions{false, 3, 3}}) {
+                const auto keys = random_keys<std::int32_t>(n, n + 5, 1000);
+                std::vector<std::int64_t> positions(n);
+                std::iota(positions.begin(), positions.end(), 0);
+                auto keys_in = clalgo::to_device(queue(), keys);
+                auto values_in = clalgo::to_device(queue(), positions);
+                clalgo::Array<std::int32_t> keys_out(queue(), n);
+                clalgo::Array<std::int64_t> values_out(queue(), n);
+                pairs(queue(), keys_in, keys_out, values_in, values_out, options);
+                const auto order = expected_order(keys, options);
+                const auto got = keys_out.to_host(queue());
+                const auto got_values = values_out.to_host(queue());
+                for (std::size_t k = 0; k < n; ++k) {
+                    ASSERT_EQ(got[k], keys[order[k]]) << name_of(algorithm) << " n=" << n << " at " << k;
+                    ASSERT_EQ(got_values[k], order[k]) << name_of(algorithm) << " n=" << n << " at " << k;
+                }
+                EXPECT_EQ(keys_in.to_host(queue()), keys);
+                EXPECT_EQ(values_in.to_host(queue()), positions);
+            }
+            const auto keys = random_keys<std::uint16_t>(n, n);
+            auto keys_in = clalgo::to_device(queue(), keys);
+            clalgo::Array<std::uint16_t> keys_out(queue(), n);
+            keys_only(queue(), keys_in, keys_out);
+            auto expected = keys;
+            std::sort(expected.begin(), expected.end());
+            EXPECT_EQ(keys_out.to_host(queue()), expected);
+            EXPECT_EQ(keys_in.to_host(queue()), keys);
+        }
+    }
+}
+
 TEST(Sort, ArgsortLeavesTheKeysAndGivesTheStableOrder) {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537)}) {
         const auto keys = random_keys<double>(n, n + 3, 100);
@@ -299,6 +335,13 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::sort(queue(), keys.view(), {false, 9, 8});
     }), "[9, 8)"));
+    auto more = clalgo::to_device(queue(), std::vector<std::uint32_t>{5, 4, 3, 2, 1});
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::sort(queue(), more.view(0, 3), more.view(1, 3));
+    }), "overlap"));
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::sort(queue(), more.view(0, 3), keys.view(0, 2));
+    }), "3 keys in but room for 2 out"));
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::RadixSort<std::uint32_t>(context(), "const float *x", "x[i]", {"x"});
     }), "x_out"));

@@ -4,6 +4,7 @@
 //   clalgo::sort(q, keys);                                     // in place, ascending
 //   clalgo::sort(q, keys, {/*descending*/ true, 0, 24});      // descending by bits [0, 24)
 //   clalgo::sort_by_key(q, keys, values);                      // values move with their keys
+//   clalgo::sort(q, keys, sorted);                             // into another array, keys left as they are
 //   clalgo::Array<std::int64_t> order = clalgo::argsort(q, keys);   // keys[order[0]] is the smallest
 #pragma once
 
@@ -77,6 +78,21 @@ template <class Key, class Value>
 cl::Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Value>& values,
                       const SortOptions& options = {}, const WaitFor& wait = {}) {
     return detail::cached_radix_sort<Key, Value>(queue.context())(queue, keys, values, options, wait);
+}
+
+/// Sorts `keys_in` into `keys_out` (as many), leaving `keys_in` as it was: no copy is made.
+template <class Key>
+cl::Event sort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+               const SortOptions& options = {}, const WaitFor& wait = {}) {
+    return detail::cached_radix_sort<Key>(queue.context())(queue, keys_in, keys_out, options, wait);
+}
+
+/// Sorts `keys_in` into `keys_out` and moves `values_in` with them into `values_out`, leaving the inputs as they were.
+template <class Key, class Value>
+cl::Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                      const ArrayView<Value>& values_in, const ArrayView<Value>& values_out, const SortOptions& options = {},
+                      const WaitFor& wait = {}) {
+    return detail::cached_radix_sort<Key, Value>(queue.context())(queue, keys_in, keys_out, values_in, values_out, options, wait);
 }
 
 /// The positions that sort `keys` (left as they are): keys[order[0]], keys[order[1]], ... is sorted, equal keys

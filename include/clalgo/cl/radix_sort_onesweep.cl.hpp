@@ -138,16 +138,12 @@ void clalgo_radix_onesweep(${onesweep_signature})
     }
 }
 
-/* n <= one tile: one work-group sorts by every digit in local memory, then writes the keys back in place and the
-   values, gathered, to values_out */
+/* n <= one tile: one work-group sorts by every digit in local memory, then writes the keys (keys_out may be
+   keys_in) and the values, gathered from values_in (values_out may not be values_in) */
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_tile_sort(${tile_sort_signature})
 {
-    __global clalgo_key_t *clalgo_keys = clalgo_keys_base + clalgo_keys_offset;
-#if CLALGO_HAS_VALUES
-    __global const clalgo_sort_value_t *clalgo_values_in = clalgo_values_in_base + clalgo_values_in_offset;
-    __global clalgo_sort_value_t *clalgo_values_out = clalgo_values_out_base + clalgo_values_out_offset;
-#endif
+    CLALGO_MOVED_ARRAYS
     __local clalgo_key_t tile_keys[CLALGO_TILE];
     __local ushort tile_items[CLALGO_TILE];
     __local uint counters[CLALGO_RANK_WORDS];
@@ -160,7 +156,7 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
     uint items[CLALGO_ITEMS], digits[CLALGO_ITEMS], item_places[CLALGO_ITEMS];
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
         items[j] = CLALGO_ITEM(j);
-        keys[j] = items[j] < valid ? clalgo_keys[items[j]] : (clalgo_key_t)0;
+        keys[j] = items[j] < valid ? clalgo_keys_in[items[j]] : (clalgo_key_t)0;
     }
     for (uint shift = clalgo_begin_bit; shift < clalgo_end_bit; shift += 8) {
         const uint mask = (1u << min(8u, clalgo_end_bit - shift)) - 1u;
@@ -181,7 +177,7 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
     }
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         if (CLALGO_ITEM(j) < valid) {
-            clalgo_keys[CLALGO_ITEM(j)] = keys[j];
+            clalgo_keys_out[CLALGO_ITEM(j)] = keys[j];
 #if CLALGO_HAS_VALUES
             clalgo_values_out[CLALGO_ITEM(j)] = clalgo_values_in[items[j]];
 #endif

@@ -113,20 +113,33 @@ public:
     }
 
     /// Sorts `keys` in place; returns the event of the last command. Keys equal in the sorted bits keep their order.
-    template <bool V = has_values, class = std::enable_if_t<!V>>
+    template <bool V = has_values, std::enable_if_t<!V, int> = 0>
     cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
-        return enqueue(queue, keys, nullptr, options, wait.events);
+        return enqueue(queue, keys, keys, nullptr, nullptr, options, wait.events);
+    }
+
+    /// Sorts `keys_in` into `keys_out` (as many; `keys_in` is left as it was unless it is `keys_out`).
+    template <bool V = has_values, std::enable_if_t<!V, int> = 0>
+    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                         const SortOptions& options = {}, const WaitFor& wait = {}) const {
+        return enqueue(queue, keys_in, keys_out, nullptr, nullptr, options, wait.events);
     }
 
     /// Sorts `keys` in place and moves `values` (as many) with them.
-    template <bool V = has_values, class = std::enable_if_t<V>>
+    template <bool V = has_values, std::enable_if_t<V, long> = 0>
     cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ValueView& values,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
-        if (values.size() != keys.size())
-            throw std::invalid_argument("clalgo: sort_by_key: " + std::to_string(keys.size()) + " keys but " +
-                                        std::to_string(values.size()) + " values");
-        return enqueue(queue, keys, &values, options, wait.events);
+        return enqueue(queue, keys, keys, &values, &values, options, wait.events);
+    }
+
+    /// Sorts `keys_in` into `keys_out` and moves `values_in` with them into `values_out` (the inputs are left as
+    /// they were unless they are the outputs).
+    template <bool V = has_values, std::enable_if_t<V, long> = 0>
+    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                         const ValueView& values_in, const ValueView& values_out, const SortOptions& options = {},
+                         const WaitFor& wait = {}) const {
+        return enqueue(queue, keys_in, keys_out, &values_in, &values_out, options, wait.events);
     }
 
     /// The algorithm chosen for a device of the context (the first by default).
@@ -177,11 +190,9 @@ private:
             add(moved);
             add(values);
         } else {  // tile_sort
-            add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"ulong", "clalgo_flip"},
-                 buffer_parameter("clalgo_key_t", "clalgo_keys_base"), {"long", "clalgo_keys_offset"}});
-            if (has_values)
-                add({buffer_parameter("const clalgo_sort_value_t", "clalgo_values_in_base"), {"long", "clalgo_values_in_offset"},
-                     buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base"), {"long", "clalgo_values_out_offset"}});
+            add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"ulong", "clalgo_flip"}});
+            add(moved);
+            add(values);
         }
         return detail::Signature(std::move(list));
     }
@@ -198,16 +209,45 @@ private:
         cl_long offset = 0;
     };
 
-    cl::Event enqueue(const Queue& queue, const ArrayView<Key>& keys, const ValueView* values, const SortOptions& options,
+    /// Where a pass reads or writes: the input, the output or the scratch copy.
+    enum Where { input = 0, output = 1, spare = 2 };
+
+    template <class T>
+    static bool same_place(const ArrayView<T>& a, const ArrayView<T>& b) {
+        return a.buffer()() == b.buffer()() && a.offset() == b.offset();
+    }
+
+    template <class T>
+    static void check_apart(const ArrayView<T>& a, const ArrayView<T>& b, const char* what) {
+        if (a.buffer()() == b.buffer()() && !same_place(a, b) && a.offset() < b.offset() + b.size() &&
+            b.offset() < a.offset() + a.size())
+            throw std::invalid_argument(std::string("clalgo: radix sort: the input and output ") + what +
+                                        " overlap without being the same array");
+    }
+
+    cl::Event enqueue(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                      const ValueView* values_in, const ValueView* values_out, const SortOptions& options,
                       std::vector<cl::Event> wait) const {
+        const std::string what = values_in ? "sort_by_key" : "sort";
+        if (keys_out.size() != keys_in.size())
+            throw std::invalid_argument("clalgo: " + what + ": " + std::to_string(keys_in.size()) + " keys in but room for " +
+                                        std::to_string(keys_out.size()) + " out");
+        if (values_in && (values_in->size() != keys_in.size() || values_out->size() != keys_in.size()))
+            throw std::invalid_argument("clalgo: " + what + ": " + std::to_string(keys_in.size()) + " keys but " +
+                                        std::to_string(values_in->size()) + " values");
+        check_apart(keys_in, keys_out, "keys");
+        if (values_in) check_apart(*values_in, *values_out, "values");
         const int width = detail::RadixKey<Key>::bits;
         const int end_bit = options.end_bit < 0 ? width : options.end_bit;
         if (options.begin_bit < 0 || options.begin_bit > end_bit || end_bit > width)
-            throw std::invalid_argument("clalgo: radix sort: the bits [" + std::to_string(options.begin_bit) + ", " +
+            throw std::invalid_argument("clalgo: " + what + ": the bits [" + std::to_string(options.begin_bit) + ", " +
                                         std::to_string(options.end_bit) + ") are not a range of the key's " +
                                         std::to_string(width) + " bits");
-        const std::uint64_t n = keys.size();
-        if (n <= 1 || options.begin_bit == end_bit) return detail::marker(queue, wait);
+        const std::uint64_t n = keys_in.size();
+        const bool in_place = same_place(keys_in, keys_out);
+        const bool values_in_place = values_in && same_place(*values_in, *values_out);
+        if (n == 0 || ((n == 1 || options.begin_bit == end_bit) && in_place && (!values_in || values_in_place)))
+            return detail::marker(queue, wait);
         const cl_ulong flip = options.descending ? ~cl_ulong(0) >> (64 - width) : 0;
         const cl_uint begin = static_cast<cl_uint>(options.begin_bit), end = static_cast<cl_uint>(end_bit);
         const cl_uint passes = (end - begin + 7) / 8;
@@ -217,22 +257,24 @@ private:
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
-        if (values) scratch.values.reserve(queue, n * sizeof(ValueType));
-        Place key_places[2] = {{keys.buffer(), static_cast<cl_long>(keys.offset())}, {scratch.keys.buffer, 0}};
-        Place value_places[2];
-        if (values) {
-            value_places[0] = {values->buffer(), static_cast<cl_long>(values->offset())};
-            value_places[1] = {scratch.values.buffer, 0};
+        if (values_in) scratch.values.reserve(queue, n * sizeof(ValueType));
+        const Place keys_at[3] = {{keys_in.buffer(), static_cast<cl_long>(keys_in.offset())},
+                                  {keys_out.buffer(), static_cast<cl_long>(keys_out.offset())},
+                                  {scratch.keys.buffer, 0}};
+        Place values_at[3];
+        if (values_in) {
+            values_at[input] = {values_in->buffer(), static_cast<cl_long>(values_in->offset())};
+            values_at[output] = {values_out->buffer(), static_cast<cl_long>(values_out->offset())};
+            values_at[spare] = {scratch.values.buffer, 0};
         }
-        auto set_moved = [&](detail::KernelArguments& arguments, int from) {
-            arguments.set("clalgo_keys_in_base", key_places[from].buffer).set("clalgo_keys_in_offset", key_places[from].offset);
-            arguments.set("clalgo_keys_out_base", key_places[1 - from].buffer)
-                .set("clalgo_keys_out_offset", key_places[1 - from].offset);
-            if (values) {
-                arguments.set("clalgo_values_in_base", value_places[from].buffer)
-                    .set("clalgo_values_in_offset", value_places[from].offset);
-                arguments.set("clalgo_values_out_base", value_places[1 - from].buffer)
-                    .set("clalgo_values_out_offset", value_places[1 - from].offset);
+        auto set_moved = [&](detail::KernelArguments& arguments, Where from, Where to, Where values_to) {
+            arguments.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_in_offset", keys_at[from].offset);
+            arguments.set("clalgo_keys_out_base", keys_at[to].buffer).set("clalgo_keys_out_offset", keys_at[to].offset);
+            if (values_in) {
+                arguments.set("clalgo_values_in_base", values_at[from].buffer)
+                    .set("clalgo_values_in_offset", values_at[from].offset);
+                arguments.set("clalgo_values_out_base", values_at[values_to].buffer)
+                    .set("clalgo_values_out_offset", values_at[values_to].offset);
             }
         };
         auto run = [&](const char* name, const detail::Signature& sig, std::size_t global, std::size_t local,
@@ -243,23 +285,36 @@ private:
             arguments.done();
             wait = {detail::launch(queue, kernel, global, local, wait, "radix_sort")};
         };
+        auto copy_result = [&](Where from) {
+            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait);
+            if (values_in) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait);
+        };
 
         if (policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile()) {
+            // values are gathered, so they cannot be written over their own input
+            const Where values_to = values_in_place ? spare : output;
             run("clalgo_radix_tile_sort", signature("tile_sort"), policy.group_size, policy.group_size, [&](auto& a) {
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
-                a.set("clalgo_flip", flip).set("clalgo_keys_base", key_places[0].buffer).set("clalgo_keys_offset", key_places[0].offset);
-                if (values)
-                    a.set("clalgo_values_in_base", value_places[0].buffer).set("clalgo_values_in_offset", value_places[0].offset)
-                        .set("clalgo_values_out_base", value_places[1].buffer).set("clalgo_values_out_offset", cl_long(0));
+                a.set("clalgo_flip", flip);
+                set_moved(a, input, output, values_to);
             });
-            if (values) copy(queue, value_places[1], value_places[0], n, sizeof(ValueType), wait);
+            if (values_in_place) copy(queue, values_at[spare], values_at[output], n, sizeof(ValueType), wait);
+            return wait.back();
+        }
+        if (passes == 0) {  // an empty bit range: the keys as they are
+            copy_result(input);
             return wait.back();
         }
 
-        int from = 0;
+        // where each digit writes: the last into the output; in place, the first into the spare copy
+        auto destination = [&](cl_uint pass) {
+            if (in_place || values_in_place) return pass % 2 == 0 ? spare : output;
+            return (passes - 1 - pass) % 2 == 0 ? output : spare;
+        };
+        Where from = input;
         if (policy.algorithm == SortAlgorithm::onesweep) {
             const std::uint64_t tiles = (n + policy.tile() - 1) / policy.tile();
-            if (tiles > 0xffffffffull) throw std::invalid_argument("clalgo: radix sort: too many keys for one sort");
+            if (tiles > 0xffffffffull) throw std::invalid_argument("clalgo: " + what + ": too many keys for one sort");
             scratch.counts.reserve(queue, std::size_t(passes) * 256 * sizeof(cl_ulong));
             scratch.ticket.reserve_zeroed(queue, sizeof(cl_uint));
             if (scratch.status.reserve(queue, tiles * 256 * sizeof(cl_ulong)) || scratch.epoch + passes >= (1u << 22)) {
@@ -277,31 +332,34 @@ private:
             const std::size_t groups = std::max<std::size_t>(1, std::min<std::size_t>(policy.histogram_groups, tiles));
             run("clalgo_radix_histogram", signature("histogram"), groups * policy.group_size, policy.group_size, [&](auto& a) {
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
-                a.set("clalgo_passes", passes).set("clalgo_flip", flip).set("clalgo_keys_base", key_places[0].buffer);
-                a.set("clalgo_keys_offset", key_places[0].offset).set("clalgo_histograms", scratch.counts.buffer);
+                a.set("clalgo_passes", passes).set("clalgo_flip", flip).set("clalgo_keys_base", keys_at[input].buffer);
+                a.set("clalgo_keys_offset", keys_at[input].offset).set("clalgo_histograms", scratch.counts.buffer);
             });
-            for (cl_uint pass = 0; pass < passes; ++pass, from = 1 - from) {
+            for (cl_uint pass = 0; pass < passes; ++pass) {
                 const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
                 const cl_uint epoch = ++scratch.epoch;
+                const Where to = destination(pass);
                 run("clalgo_radix_onesweep", signature("onesweep"), tiles * policy.group_size, policy.group_size, [&](auto& a) {
                     a.set("n", static_cast<cl_long>(n)).set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
                     a.set("clalgo_pass", pass).set("clalgo_tiles", static_cast<cl_uint>(tiles)).set("clalgo_epoch", epoch);
                     a.set("clalgo_ticket", scratch.ticket.buffer).set("clalgo_status", scratch.status.buffer);
                     a.set("clalgo_histograms", scratch.counts.buffer);
-                    set_moved(a, from);
+                    set_moved(a, from, to, to);
                 });
+                from = to;
             }
         } else {
             const std::uint64_t wanted = policy.blocks_for(n);
             const std::uint64_t block_size = (n + wanted - 1) / wanted;
             const std::uint64_t blocks = (n + block_size - 1) / block_size;
             scratch.counts.reserve(queue, blocks * 256 * sizeof(cl_ulong));
-            for (cl_uint pass = 0; pass < passes; ++pass, from = 1 - from) {
+            for (cl_uint pass = 0; pass < passes; ++pass) {
                 const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
+                const Where to = destination(pass);
                 run("clalgo_radix_count_blocks", signature("count"), blocks, 1, [&](auto& a) {
                     a.set("n", static_cast<cl_long>(n)).set("clalgo_block_size", static_cast<cl_long>(block_size));
                     a.set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
-                    a.set("clalgo_keys_base", key_places[from].buffer).set("clalgo_keys_offset", key_places[from].offset);
+                    a.set("clalgo_keys_base", keys_at[from].buffer).set("clalgo_keys_offset", keys_at[from].offset);
                     a.set("clalgo_counts", scratch.counts.buffer);
                 });
                 run("clalgo_radix_place_blocks", signature("place"), 1, 1, [&](auto& a) {
@@ -312,14 +370,12 @@ private:
                     a.set("n", static_cast<cl_long>(n)).set("clalgo_block_size", static_cast<cl_long>(block_size));
                     a.set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
                     a.set("clalgo_counts", scratch.counts.buffer);
-                    set_moved(a, from);
+                    set_moved(a, from, to, to);
                 });
+                from = to;
             }
         }
-        if (from == 1) {  // an odd number of digits left the result in the scratch copy
-            copy(queue, key_places[1], key_places[0], n, sizeof(Key), wait);
-            if (values) copy(queue, value_places[1], value_places[0], n, sizeof(ValueType), wait);
-        }
+        if (from != output) copy_result(from);  // an odd number of digits in place left the result in the spare copy
         return wait.back();
     }
 
