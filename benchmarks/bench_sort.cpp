@@ -1,0 +1,96 @@
+// Radix sort (clalgo::sort and sort_by_key into other arrays, as CUB's DeviceRadixSort sorts) against std::sort and
+// std::stable_sort, sequential and parallel, on the host: uint32 keys, uint32 keys with uint32 values, uint64 keys,
+// all uniformly random over every bit. The host baselines sort a copy of the input each run (they sort in place);
+// the copy is timed with them. Bytes per run: the keys (and values) read once and written once, as in CUB's figures.
+#include "bench_support.hpp"
+
+#include <algorithm>
+
+namespace {
+
+using clalgo_bench::check;
+using clalgo_bench::queue;
+
+/// n keys uniformly random over all their bits (splitmix64).
+template <class T>
+const clalgo_bench::Input<T>& random_keys(std::size_t n) {
+    return clalgo_bench::cached_input<T>(n, 77, [](std::size_t size) {
+        std::vector<T> keys(size);
+        std::uint64_t state = 0x5EED;
+        for (auto& key : keys) {
+            std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            key = static_cast<T>(z ^ (z >> 31));
+        }
+        return keys;
+    });
+}
+
+template <class Key>
+void register_keys(const std::string& name, std::int64_t n) {
+    const std::string size = "/" + std::to_string(n);
+    const std::int64_t bytes = 2 * n * std::int64_t(sizeof(Key));
+    clalgo_bench::register_device("sort/clalgo_" + name + "_keys" + size, [=](benchmark::State& state) {
+        const auto& keys = random_keys<Key>(n);
+        const clalgo::Array<Key> out(queue(), n);
+        clalgo::sort(queue(), keys.device.view(), out.view());
+        auto expected = keys.host;
+        std::sort(expected.begin(), expected.end());
+        if (!check(state, out.to_host(queue()) == expected, "wrong sort")) return;
+        clalgo_bench::time_device(state, [&] { clalgo::sort(queue(), keys.device.view(), out.view()); });
+        clalgo_bench::set_processed(state, n, bytes);
+    });
+    auto host = [=](const std::string& label, auto sorter) {
+        clalgo_bench::register_host("sort/" + label + "_" + name + "_keys" + size, [=](benchmark::State& state) {
+            const auto& keys = random_keys<Key>(n).host;
+            std::vector<Key> work(keys.size());
+            clalgo_bench::time_host(state, [&] {
+                std::copy(keys.begin(), keys.end(), work.begin());
+                sorter(work);
+                return work.back();
+            });
+            clalgo_bench::set_processed(state, n, bytes);
+        });
+    };
+    host("std_sort_seq", [](std::vector<Key>& v) { std::sort(v.begin(), v.end()); });
+    host("std_stable_sort_seq", [](std::vector<Key>& v) { std::stable_sort(v.begin(), v.end()); });
+#if CLALGO_BENCH_HAVE_TBB
+    host("std_sort_par", [](std::vector<Key>& v) { std::sort(std::execution::par, v.begin(), v.end()); });
+    host("std_stable_sort_par", [](std::vector<Key>& v) { std::stable_sort(std::execution::par, v.begin(), v.end()); });
+#endif
+}
+
+void register_pairs(std::int64_t n) {
+    const std::string size = "/" + std::to_string(n);
+    clalgo_bench::register_device("sort/clalgo_uint32_pairs" + size, [=](benchmark::State& state) {
+        const auto& keys = random_keys<std::uint32_t>(n);
+        const auto& values = clalgo_bench::input<std::uint32_t>(n, 3);
+        const clalgo::Array<std::uint32_t> keys_out(queue(), n), values_out(queue(), n);
+        auto run = [&] {
+            clalgo::sort_by_key(queue(), keys.device.view(), keys_out.view(), values.device.view(), values_out.view());
+        };
+        run();
+        std::vector<std::size_t> order(n);
+        for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys.host[a] < keys.host[b]; });
+        const auto got = values_out.to_host(queue());
+        bool ok = keys_out.to_host(queue()).size() == std::size_t(n);
+        for (std::size_t k = 0; ok && k < order.size(); ++k) ok = got[k] == values.host[order[k]];
+        if (!check(state, ok, "wrong sort_by_key")) return;
+        clalgo_bench::time_device(state, run);
+        clalgo_bench::set_processed(state, n, 4 * n * 4);
+    });
+}
+
+void register_all() {
+    for (std::int64_t n : clalgo_bench::sizes()) {
+        register_keys<std::uint32_t>("uint32", n);
+        register_pairs(n);
+        register_keys<std::uint64_t>("uint64", n);
+    }
+}
+
+}  // namespace
+
+CLALGO_BENCHMARK_MAIN(register_all)
