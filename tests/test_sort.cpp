@@ -350,6 +350,30 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
     EXPECT_EQ(keys.to_host(queue()), (std::vector<std::uint32_t>{3, 1, 2}));
 }
 
+// More keys than a 32-bit index reaches, where the device holds them (GPUs with a few GiB free; skipped elsewhere,
+// where it would only be slow): counts of every value and order checked on the host.
+TEST(Sort, MoreThan2To31ByteKeysWhereTheDeviceHoldsThem) {
+    const std::uint64_t n = (std::uint64_t(1) << 31) + 4099;
+    const auto& info = queue().info();
+    if (!info.is_gpu || info.max_allocation_bytes < n || info.global_memory_bytes < 4 * n)
+        GTEST_SKIP() << "needs a GPU that holds 4 x 2^31 bytes";
+    std::vector<std::uint8_t> keys(n);
+    std::uint64_t state = 1;
+    std::vector<std::uint64_t> counts(256, 0);
+    for (auto& key : keys) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        key = std::uint8_t(state >> 56);
+        ++counts[key];
+    }
+    auto device = clalgo::to_device(queue(), keys);
+    clalgo::sort(queue(), device.view(), {true});
+    device.read(queue(), keys.data());
+    std::uint64_t at = 0;
+    for (int value = 255; value >= 0; --value)
+        for (std::uint64_t k = 0; k < counts[value]; ++k, ++at)
+            ASSERT_EQ(keys[at], value) << "at " << at;
+}
+
 TEST(SortPolicy, EveryDeviceClassGetsAnAlgorithmThatFitsIt) {
     using clalgo::DeviceClass;
     const auto cpu = clalgo::detail::radix_sort_policy(clalgo::typical_device(DeviceClass::cpu), 4, 0, SortAlgorithm::automatic);

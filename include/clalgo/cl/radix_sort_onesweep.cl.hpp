@@ -22,6 +22,7 @@ inline constexpr const char* radix_sort_onesweep = R"CLC(
 #define CLALGO_COUNT_MASK ((1ul << 40) - 1ul)
 #define CLALGO_AGGREGATE 1ul
 #define CLALGO_INCLUSIVE 2ul
+#define CLALGO_WINDOW 8
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_histogram(${histogram_signature})
@@ -33,12 +34,22 @@ void clalgo_radix_histogram(${histogram_signature})
         counts[k] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
-    for (long k = get_global_id(0); k < n; k += get_global_size(0)) {
-        const clalgo_bits_t bits = clalgo_ordered_bits(clalgo_keys[k], flip);
-        for (uint pass = 0; pass < clalgo_passes; ++pass) {
-            const uint shift = clalgo_begin_bit + 8 * pass;
-            const uint mask = (1u << min(8u, clalgo_end_bit - shift)) - 1u;
-            atomic_inc(&counts[pass * CLALGO_RADIX + ((uint)(bits >> shift) & mask)]);
+    /* four keys a round per work-item, read together, so that their loads are in flight at once */
+    const long stride = get_global_size(0);
+    for (long first = get_global_id(0); first < n; first += 4 * stride) {
+        clalgo_bits_t bits[4];
+#pragma unroll
+        for (uint u = 0; u < 4; ++u)
+            bits[u] = first + u * stride < n ? clalgo_ordered_bits(clalgo_keys[first + u * stride], flip) : 0;
+#pragma unroll
+        for (uint u = 0; u < 4; ++u) {
+            if (first + u * stride >= n)
+                break;
+            for (uint pass = 0; pass < clalgo_passes; ++pass) {
+                const uint shift = clalgo_begin_bit + 8 * pass;
+                const uint mask = (1u << min(8u, clalgo_end_bit - shift)) - 1u;
+                atomic_inc(&counts[pass * CLALGO_RADIX + ((uint)(bits[u] >> shift) & mask)]);
+            }
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -73,23 +84,19 @@ void clalgo_radix_onesweep(${onesweep_signature})
         digit_starts[d] = clalgo_histograms[clalgo_pass * CLALGO_RADIX + d];
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint tile = shared_tile;
-    clalgo_scan_digits(digit_starts, sums);
-
     const long tile_first = (long)tile * CLALGO_TILE;
     const uint valid = (uint)min((long)CLALGO_TILE, n - tile_first);
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
     clalgo_key_t keys[CLALGO_ITEMS];
     uint digits[CLALGO_ITEMS], item_places[CLALGO_ITEMS];
 #pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const uint item = CLALGO_ITEM(j);
-        keys[j] = (clalgo_key_t)0;
-        digits[j] = clalgo_mask;  /* items past the end rank last */
-        if (item < valid) {
-            keys[j] = clalgo_keys_in[tile_first + item];
-            digits[j] = clalgo_digit(keys[j], flip, clalgo_shift, clalgo_mask);
-        }
-    }
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        keys[j] = CLALGO_ITEM(j) < valid ? clalgo_keys_in[tile_first + CLALGO_ITEM(j)] : (clalgo_key_t)0;
+    /* while the keys arrive: where each digit starts in the output */
+    clalgo_scan_digits(digit_starts, sums);
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)  /* items past the end rank last */
+        digits[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, clalgo_shift, clalgo_mask) : clalgo_mask;
     clalgo_rank_tile(digits, item_places, counters, tile_counts, tile_starts, sums);
 
     /* one work-item per digit: publish the tile's count, add up the counts of the tiles before it */
@@ -104,15 +111,29 @@ void clalgo_radix_onesweep(${onesweep_signature})
             atom_xchg(mine, tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | count);
         } else {
             atom_xchg(mine, tag | (CLALGO_AGGREGATE << CLALGO_KIND_SHIFT) | count);
-            long k = (long)tile - 1;
+            /* CLALGO_WINDOW predecessors read at once: a walk of one word at a time would let the tiles finish
+               only one per round trip to the L2 cache */
+            long nearest = (long)tile - 1;
             for (;;) {
-                const ulong word = *(volatile __global ulong *)(clalgo_status + (ulong)k * CLALGO_RADIX + d);
-                if ((uint)(word >> CLALGO_EPOCH_SHIFT) != clalgo_epoch)
-                    continue;  /* not published yet in this pass */
-                before += word & CLALGO_COUNT_MASK;
-                if (((word >> CLALGO_KIND_SHIFT) & 3ul) == CLALGO_INCLUSIVE)
+                ulong words[CLALGO_WINDOW];
+#pragma unroll
+                for (uint w = 0; w < CLALGO_WINDOW; ++w)
+                    words[w] = nearest - (long)w >= 0
+                                   ? *(volatile __global ulong *)(clalgo_status + (ulong)(nearest - (long)w) * CLALGO_RADIX + d)
+                                   : 0;
+                bool found = false;
+                uint taken = 0;
+#pragma unroll
+                for (uint w = 0; w < CLALGO_WINDOW; ++w) {
+                    if (found || taken < w || (uint)(words[w] >> CLALGO_EPOCH_SHIFT) != clalgo_epoch)
+                        continue;  /* past the first word not yet published in this pass */
+                    before += words[w] & CLALGO_COUNT_MASK;
+                    found = ((words[w] >> CLALGO_KIND_SHIFT) & 3ul) == CLALGO_INCLUSIVE;
+                    taken = w + 1;
+                }
+                if (found)
                     break;
-                --k;
+                nearest -= taken;
             }
             atom_xchg(mine, tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | (before + count));
         }

@@ -85,7 +85,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size > 0) > budget) --policy.items;
-    policy.histogram_groups = std::size_t(info.compute_units) * 4;
+    policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
     return policy;
 }
 
