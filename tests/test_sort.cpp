@@ -374,6 +374,20 @@ TEST(Sort, MoreThan2To31ByteKeysWhereTheDeviceHoldsThem) {
             ASSERT_EQ(keys[at], value) << "at " << at;
 }
 
+TEST(Sort, DocumentedExample) {
+    auto& q = queue();
+    std::vector<std::int32_t> host_keys{5, -2, 9, -2, 0, 7};
+    std::vector<float> host_values{0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f};
+    auto keys = clalgo::to_device(q, host_keys);
+    auto values = clalgo::to_device(q, host_values);
+    clalgo::Array<std::int64_t> order = clalgo::argsort(q, keys);  // positions that sort keys: 1 3 4 0 5 2
+    clalgo::sort_by_key(q, keys, values);                          // keys -2 -2 0 5 7 9, values move along
+    clalgo::sort(q, keys, {/*descending*/ true});                  // 9 7 5 0 -2 -2
+    EXPECT_EQ(order.to_host(q), (std::vector<std::int64_t>{1, 3, 4, 0, 5, 2}));
+    EXPECT_EQ(values.to_host(q), (std::vector<float>{1.5f, 3.5f, 4.5f, 0.5f, 5.5f, 2.5f}));
+    EXPECT_EQ(keys.to_host(q), (std::vector<std::int32_t>{9, 7, 5, 0, -2, -2}));
+}
+
 TEST(SortPolicy, EveryDeviceClassGetsAnAlgorithmThatFitsIt) {
     using clalgo::DeviceClass;
     const auto cpu = clalgo::detail::radix_sort_policy(clalgo::typical_device(DeviceClass::cpu), 4, 0, SortAlgorithm::automatic);
