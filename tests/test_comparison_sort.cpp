@@ -6,6 +6,7 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -124,6 +125,17 @@ TEST(ComparisonSortPolicy, FitsEachDeviceClassAndItsLocalMemory) {
         EXPECT_EQ(clalgo::comparison_sort_policy(info, info.local_memory_bytes, 0).tile_size, 1u)
             << "an element as large as local memory: no tile sort, merge passes only";
     }
+}
+
+TEST(ComparisonSortPolicy, AClassCanBeForcedThroughTheEnvironment) {
+    const clalgo::DeviceInfo cpu = clalgo::typical_device(DeviceClass::cpu);
+    ::setenv("CLALGO_COMPARISON_SORT_CLASS", "other_gpu", 1);
+    EXPECT_FALSE(clalgo::comparison_sort_policy(cpu, 4, 0).serial_tile);
+    ::setenv("CLALGO_COMPARISON_SORT_CLASS", "fast", 1);
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::comparison_sort_policy(cpu, 4, 0); }),
+                         "CLALGO_COMPARISON_SORT_CLASS"));
+    ::unsetenv("CLALGO_COMPARISON_SORT_CLASS");
+    EXPECT_TRUE(clalgo::comparison_sort_policy(cpu, 4, 0).serial_tile);
 }
 
 TEST(ComparisonSortPolicy, CpuSortsTilesAloneAndMergesContiguousChunks) {
@@ -261,6 +273,39 @@ TEST(MergeSortKernel, VectorTypeByAHelperOfThePreambleOnAViewLeavesTheRestAlone)
         for (std::size_t k = 0; k < n; ++k)
             ASSERT_TRUE(got[k].s[0] == expected[k].s[0] && got[k].s[3] == expected[k].s[3])
                 << "call " << call << ", first difference at " << k << ": " << got[k].s[0] << ", expected " << expected[k].s[0];
+    }
+}
+
+TEST(MergeSortKernel, GpuPathSortsStablyToo) {
+    // the work-group tile sort and merge-path passes of GPUs, run on this device (PoCL on CI)
+    register_record();
+    ::setenv("CLALGO_COMPARISON_SORT_CLASS", "other_gpu", 1);
+    clalgo::ComparisonSortOptions options;
+    options.name = "gpu_path_sort";
+    clalgo::MergeSortKernel<Record> keys_only(context(), "a.key < b.key", options);
+    options.name = "gpu_path_sort_by_key";
+    clalgo::MergeSortKernel<std::int32_t, Record> by_key(context(), "a < b", options);
+    ::unsetenv("CLALGO_COMPARISON_SORT_CLASS");
+    EXPECT_FALSE(keys_only.policy().serial_tile);
+    const auto by_record_key = [](const Record& a, const Record& b) { return a.key < b.key; };
+    const std::size_t tile = keys_only.policy().tile_size;
+    for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(255), std::size_t(257), tile - 1, tile, tile + 1,
+                          3 * tile + 5, std::size_t(100003)}) {
+        const auto records = random_records(n, 40, n + 7);
+        std::vector<Record> expected = records;
+        std::stable_sort(expected.begin(), expected.end(), by_record_key);
+
+        auto device = clalgo::to_device(queue(), records);
+        keys_only(queue(), device).wait();
+        EXPECT_TRUE(equal_vectors(device.to_host(queue()), expected)) << "n = " << n;
+
+        std::vector<std::int32_t> keys(n), expected_keys(n);
+        for (std::size_t k = 0; k < n; ++k) keys[k] = records[k].key, expected_keys[k] = expected[k].key;
+        auto device_keys = clalgo::to_device(queue(), keys);
+        auto device_values = clalgo::to_device(queue(), records);
+        by_key(queue(), device_keys, device_values).wait();
+        EXPECT_TRUE(equal_vectors(device_keys.to_host(queue()), expected_keys)) << "n = " << n;
+        EXPECT_TRUE(equal_vectors(device_values.to_host(queue()), expected)) << "n = " << n;
     }
 }
 

@@ -54,13 +54,14 @@ inline std::size_t tile_that_fits(std::uint64_t budget, std::size_t element_byte
 
 }  // namespace detail
 
-/// The policy for sorting keys of `key_bytes` (with values of `value_bytes`, 0 for none) on `info`'s device.
-/// Tiles take a quarter of local memory on CPUs (PoCL: 1 MiB, so 8192 ints) and half on GPUs, capped at 8192
+/// The policy of a device class for sorting keys of `key_bytes` (with values of `value_bytes`, 0 for none) within
+/// `info`'s limits (local memory, work-group size, compute units). Tiles take a quarter of local memory on CPUs (PoCL: 1 MiB, so 8192 ints) and half on GPUs, capped at 8192
 /// (CPU), 2048 (NVIDIA) and 1024 elements (other GPUs); large structs get smaller tiles, down to none.
-inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::size_t key_bytes, std::size_t value_bytes) {
+inline ComparisonSortPolicy comparison_sort_policy(DeviceClass device, const DeviceInfo& info, std::size_t key_bytes,
+                                                   std::size_t value_bytes) {
     ComparisonSortPolicy policy;
     const std::size_t element_bytes = key_bytes + value_bytes;
-    switch (device_class(info)) {
+    switch (device) {
         case DeviceClass::cpu:
             // group size 1 and contiguous chunks: what PoCL runs fast (its work-items of a group do not overlap)
             policy.serial_tile = true;
@@ -72,7 +73,7 @@ inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::
             break;
         case DeviceClass::nvidia_gpu:
         case DeviceClass::other_gpu: {
-            const std::size_t cap = device_class(info) == DeviceClass::nvidia_gpu ? 2048 : 1024;
+            const std::size_t cap = device == DeviceClass::nvidia_gpu ? 2048 : 1024;
             policy.tile_size = detail::tile_that_fits(info.local_memory_bytes / 2, element_bytes, cap);
             policy.tile_group_size = std::min<std::size_t>({256, info.max_work_group_size, policy.tile_size});
             policy.merge_group_size = std::min<std::size_t>(256, info.max_work_group_size);
@@ -81,6 +82,15 @@ inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::
         }
     }
     return policy;
+}
+
+/// The policy for `info`'s device: its class's, or the class CLALGO_COMPARISON_SORT_CLASS names (cpu, nvidia_gpu,
+/// other_gpu), to run another class's path on this device (the tests run the GPU path on PoCL so).
+inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::size_t key_bytes, std::size_t value_bytes) {
+    DeviceClass device = device_class(info);
+    if (auto forced = detail::tuning_choice("CLALGO_COMPARISON_SORT_CLASS", {"cpu", "nvidia_gpu", "other_gpu"}))
+        device = *forced == "cpu" ? DeviceClass::cpu : *forced == "nvidia_gpu" ? DeviceClass::nvidia_gpu : DeviceClass::other_gpu;
+    return comparison_sort_policy(device, info, key_bytes, value_bytes);
 }
 
 }  // namespace clalgo
