@@ -29,6 +29,11 @@ struct Record {
     float weight;
 };
 
+struct Particle {
+    float x, y, z;
+    std::int32_t id;
+};
+
 void register_record() {
     static const bool registered = [] {
         clalgo::register_struct<Record>("record", "typedef struct { int key; int position; float weight; } record;",
@@ -320,4 +325,33 @@ TEST(MergeSortKernel, LessThatDoesNotCompileThrowsBuildErrorMarkingIt) {
         EXPECT_TRUE(contains(error.what(), "a < < b"));
         EXPECT_TRUE(contains(error.numbered_source(), "<- your less"));
     }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The example of docs/kernels.md
+
+TEST(ComparisonSortDocs, SortsAndKernel) {
+    const clalgo::Context& ctx = context();
+    const clalgo::Queue& q = queue();
+    std::vector<Particle> host_particles{{0, 0, 2.0f, 0}, {0, 0, 1.0f, 1}, {0, 0, 2.0f, 2}, {0, 0, -1.0f, 3}};
+    auto distances = clalgo::to_device(q, std::vector<float>{1.5f, 9.0f, 1.5f, 4.0f});
+    auto ids = clalgo::to_device(q, std::vector<std::int32_t>{0, 1, 2, 3});
+    auto points = clalgo::to_device(q, std::vector<cl_float4>{{{0, 0, 0, 3}}, {{1, 0, 0, 1}}, {{2, 0, 0, 2}}});
+
+clalgo::register_struct<Particle>("particle", "typedef struct { float x, y, z; int id; } particle;",
+                                  {CLALGO_FIELD(Particle, x), CLALGO_FIELD(Particle, y), CLALGO_FIELD(Particle, z),
+                                   CLALGO_FIELD(Particle, id)});
+auto particles = clalgo::to_device(q, host_particles);
+clalgo::sort(q, particles, "a.z < b.z");                  // in place, asynchronous; equal z keep their order
+clalgo::sort_by_key(q, distances, ids, "a > b");          // ids move with their distances, farthest first
+clalgo::MergeSortKernel<cl_float4> by_w(ctx, "a.w < b.w"); // built once, called any number of times
+by_w(q, points).wait();
+
+    std::vector<std::int32_t> order;
+    for (const Particle& p : particles.to_host(q)) order.push_back(p.id);
+    EXPECT_EQ(order, (std::vector<std::int32_t>{3, 1, 0, 2}));
+    EXPECT_EQ(ids.to_host(q), (std::vector<std::int32_t>{1, 3, 0, 2}));
+    std::vector<float> xs;
+    for (const cl_float4& p : points.to_host(q)) xs.push_back(p.s[0]);
+    EXPECT_EQ(xs, (std::vector<float>{1, 2, 0}));
 }
