@@ -13,10 +13,13 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/program_cache.hpp>
+#include <clalgo/policy/comparison_sort.hpp>
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/radix_sort.hpp>
+#include <clalgo/kernels/merge_sort.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/algorithm/comparison_sort.hpp>
 #include <clalgo/algorithm/copy_if.hpp>
 #include <clalgo/algorithm/partition.hpp>
 #include <clalgo/algorithm/remove_if.hpp>
