@@ -314,6 +314,40 @@ TEST(MergeSortKernel, GpuPathSortsStablyToo) {
     }
 }
 
+TEST(MergeSortKernel, TinyTilesAndNoTileSortLeaveTheResultInPlace) {
+    // tiles of 1 (elements too large for local memory: merge passes only, from a copy where their count is odd)
+    // and of 2, for sizes with an odd and an even number of passes
+    register_record();
+    const auto by_record_key = [](const Record& a, const Record& b) { return a.key < b.key; };
+    for (const char* tile : {"1", "2"}) {
+        SCOPED_TRACE(std::string("tile ") + tile);
+        ::setenv("CLALGO_COMPARISON_SORT_TILE", tile, 1);
+        clalgo::ComparisonSortOptions options;
+        options.name = std::string("tile_") + tile + "_sort";
+        clalgo::MergeSortKernel<Record> keys_only(context(), "a.key < b.key", options);
+        options.name = std::string("tile_") + tile + "_sort_by_key";
+        clalgo::MergeSortKernel<std::int32_t, Record> by_key(context(), "a < b", options);
+        ::unsetenv("CLALGO_COMPARISON_SORT_TILE");
+        EXPECT_EQ(keys_only.policy().tile_size, std::size_t(tile[0] - '0'));
+        for (std::size_t n : {std::size_t(2), std::size_t(3), std::size_t(4), std::size_t(5), std::size_t(8),
+                              std::size_t(9), std::size_t(1000), std::size_t(2049)}) {
+            const auto records = random_records(n, 10, n + 11);
+            std::vector<Record> expected = records;
+            std::stable_sort(expected.begin(), expected.end(), by_record_key);
+            auto device = clalgo::to_device(queue(), records);
+            keys_only(queue(), device).wait();
+            EXPECT_TRUE(equal_vectors(device.to_host(queue()), expected)) << "n = " << n;
+
+            std::vector<std::int32_t> keys(n);
+            for (std::size_t k = 0; k < n; ++k) keys[k] = records[k].key;
+            auto device_keys = clalgo::to_device(queue(), keys);
+            auto device_values = clalgo::to_device(queue(), records);
+            by_key(queue(), device_keys, device_values).wait();
+            EXPECT_TRUE(equal_vectors(device_values.to_host(queue()), expected)) << "n = " << n;
+        }
+    }
+}
+
 TEST(MergeSortKernel, LessThatDoesNotCompileThrowsBuildErrorMarkingIt) {
     clalgo::ComparisonSortOptions options;
     options.name = "broken_sort";

@@ -85,12 +85,19 @@ inline ComparisonSortPolicy comparison_sort_policy(DeviceClass device, const Dev
 }
 
 /// The policy for `info`'s device: its class's, or the class CLALGO_COMPARISON_SORT_CLASS names (cpu, nvidia_gpu,
-/// other_gpu), to run another class's path on this device (the tests run the GPU path on PoCL so).
+/// other_gpu), to run another class's path on this device (the tests run the GPU path on PoCL so); with tiles no
+/// larger than CLALGO_COMPARISON_SORT_TILE where that is set.
 inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::size_t key_bytes, std::size_t value_bytes) {
     DeviceClass device = device_class(info);
     if (auto forced = detail::tuning_choice("CLALGO_COMPARISON_SORT_CLASS", {"cpu", "nvidia_gpu", "other_gpu"}))
         device = *forced == "cpu" ? DeviceClass::cpu : *forced == "nvidia_gpu" ? DeviceClass::nvidia_gpu : DeviceClass::other_gpu;
-    return comparison_sort_policy(device, info, key_bytes, value_bytes);
+    ComparisonSortPolicy policy = comparison_sort_policy(device, info, key_bytes, value_bytes);
+    // a smaller tile, down to none: to try sizes, and to test the passes alone
+    if (auto tile = detail::tuning_number("CLALGO_COMPARISON_SORT_TILE", 1, 1 << 16)) {
+        policy.tile_size = std::min(policy.tile_size, detail::power_of_two_at_most(static_cast<std::size_t>(*tile)));
+        policy.tile_group_size = std::min(policy.tile_group_size, policy.tile_size);
+    }
+    return policy;
 }
 
 }  // namespace clalgo
