@@ -60,7 +60,10 @@ std::vector<Record> random_records(std::size_t n, int distinct_keys, std::uint64
     return records;
 }
 
-bool same(const Record& a, const Record& b) { return a.key == b.key && a.position == b.position && a.weight == b.weight; }
+bool same(const Record& a, const Record& b) {
+    return a.key == b.key && a.position == b.position && a.weight == b.weight;
+}
+bool key_less(const Record& a, const Record& b) { return a.key < b.key; }
 template <class T>
 bool same(const T& a, const T& b) { return a == b; }
 
@@ -106,8 +109,8 @@ TEST(ComparisonSortPolicy, FitsEachDeviceClassAndItsLocalMemory) {
     for (DeviceClass device : {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
         SCOPED_TRACE(clalgo::to_string(device));
         const clalgo::DeviceInfo info = clalgo::typical_device(device);
-        for (std::size_t key_bytes : {std::size_t(1), std::size_t(4), std::size_t(8), std::size_t(64), std::size_t(1000)}) {
-            for (std::size_t value_bytes : {std::size_t(0), std::size_t(4), std::size_t(12)}) {
+        for (std::size_t key_bytes : {1, 4, 8, 64, 1000}) {
+            for (std::size_t value_bytes : {0, 4, 12}) {
                 const ComparisonSortPolicy policy = clalgo::comparison_sort_policy(info, key_bytes, value_bytes);
                 EXPECT_GE(policy.tile_size, 1u);
                 EXPECT_EQ(policy.tile_size & (policy.tile_size - 1), 0u) << "a power of two";
@@ -115,7 +118,8 @@ TEST(ComparisonSortPolicy, FitsEachDeviceClassAndItsLocalMemory) {
                 EXPECT_GE(policy.tile_group_size, 1u);
                 EXPECT_LE(policy.tile_group_size, std::min(info.max_work_group_size, policy.tile_size));
                 EXPECT_LE(policy.merge_group_size, info.max_work_group_size);
-                for (std::int64_t n : {std::int64_t(2), std::int64_t(1000), std::int64_t(1) << 20, std::int64_t(1) << 33})
+                for (std::int64_t n : {std::int64_t(2), std::int64_t(1000), std::int64_t(1) << 20,
+                                       std::int64_t(1) << 33})
                     for (std::int64_t width = std::int64_t(policy.tile_size); width < n; width *= 2) {
                         const std::int64_t items = policy.merge_items_for(n, width);
                         EXPECT_GE(items, 1);
@@ -171,7 +175,7 @@ TEST(ComparisonSort, RegisteredStructByOneFieldKeepsEqualKeysInOrder) {
     register_record();
     for (std::size_t n : sizes_for(sizeof(Record), 0)) {
         const auto input = random_records(n, 50, n);
-        EXPECT_TRUE(sorts_like_std(input, "a.key < b.key", [](const Record& a, const Record& b) { return a.key < b.key; }));
+        EXPECT_TRUE(sorts_like_std(input, "a.key < b.key", key_less));
     }
 }
 
@@ -197,16 +201,15 @@ TEST(ComparisonSort, FloatsWithNegatives) {
 
 TEST(ComparisonSort, SortedReversedAndAllEqualInputs) {
     register_record();
-    const auto by_key = [](const Record& a, const Record& b) { return a.key < b.key; };
     for (std::size_t n : {std::size_t(257), std::size_t(3 * 8192 + 5), (std::size_t(1) << 20) + 3}) {
         auto records = random_records(n, 1000, n);
-        std::stable_sort(records.begin(), records.end(), by_key);
+        std::stable_sort(records.begin(), records.end(), key_less);
         for (std::size_t k = 0; k < n; ++k) records[k].position = std::int32_t(k);
-        EXPECT_TRUE(sorts_like_std(records, "a.key < b.key", by_key)) << "already sorted";
+        EXPECT_TRUE(sorts_like_std(records, "a.key < b.key", key_less)) << "already sorted";
         std::reverse(records.begin(), records.end());
-        EXPECT_TRUE(sorts_like_std(records, "a.key < b.key", by_key)) << "reversed";
+        EXPECT_TRUE(sorts_like_std(records, "a.key < b.key", key_less)) << "reversed";
         for (std::size_t k = 0; k < n; ++k) records[k].key = 7;
-        EXPECT_TRUE(sorts_like_std(records, "a.key < b.key", by_key)) << "all equal: the order stays as it is";
+        EXPECT_TRUE(sorts_like_std(records, "a.key < b.key", key_less)) << "all equal: the order stays as it is";
     }
 }
 
@@ -237,7 +240,7 @@ TEST(ComparisonSortByKey, StructValuesMoveWithTheirKeysInStableOrder) {
         clalgo::sort_by_key(queue(), device_keys, device_values, "a < b").wait();
 
         std::vector<Record> expected = records;
-        std::stable_sort(expected.begin(), expected.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
+        std::stable_sort(expected.begin(), expected.end(), key_less);
         std::vector<std::int32_t> expected_keys(n);
         for (std::size_t k = 0; k < n; ++k) expected_keys[k] = expected[k].key;
         EXPECT_TRUE(equal_vectors(device_keys.to_host(queue()), expected_keys)) << "n = " << n;
@@ -248,7 +251,8 @@ TEST(ComparisonSortByKey, StructValuesMoveWithTheirKeysInStableOrder) {
 TEST(ComparisonSortByKey, DifferentLengthsThrowInvalidArgumentNamingBoth) {
     clalgo::Array<std::int32_t> keys(queue(), 10);
     clalgo::Array<float> values(queue(), 9);
-    const std::string message = message_of<std::invalid_argument>([&] { clalgo::sort_by_key(queue(), keys, values, "a < b"); });
+    const std::string message =
+        message_of<std::invalid_argument>([&] { clalgo::sort_by_key(queue(), keys, values, "a < b"); });
     EXPECT_TRUE(contains(message, "sort_by_key"));
     EXPECT_TRUE(contains(message, "keys has 10"));
     EXPECT_TRUE(contains(message, "values 9"));
@@ -277,7 +281,8 @@ TEST(MergeSortKernel, VectorTypeByAHelperOfThePreambleOnAViewLeavesTheRestAlone)
         const auto got = device.to_host(queue());
         for (std::size_t k = 0; k < n; ++k)
             ASSERT_TRUE(got[k].s[0] == expected[k].s[0] && got[k].s[3] == expected[k].s[3])
-                << "call " << call << ", first difference at " << k << ": " << got[k].s[0] << ", expected " << expected[k].s[0];
+                << "call " << call << ", first difference at " << k << ": " << got[k].s[0] << ", expected "
+                << expected[k].s[0];
     }
 }
 
@@ -292,13 +297,12 @@ TEST(MergeSortKernel, GpuPathSortsStablyToo) {
     clalgo::MergeSortKernel<std::int32_t, Record> by_key(context(), "a < b", options);
     ::unsetenv("CLALGO_COMPARISON_SORT_CLASS");
     EXPECT_FALSE(keys_only.policy().serial_tile);
-    const auto by_record_key = [](const Record& a, const Record& b) { return a.key < b.key; };
     const std::size_t tile = keys_only.policy().tile_size;
     for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(255), std::size_t(257), tile - 1, tile, tile + 1,
                           3 * tile + 5, std::size_t(100003)}) {
         const auto records = random_records(n, 40, n + 7);
         std::vector<Record> expected = records;
-        std::stable_sort(expected.begin(), expected.end(), by_record_key);
+        std::stable_sort(expected.begin(), expected.end(), key_less);
 
         auto device = clalgo::to_device(queue(), records);
         keys_only(queue(), device).wait();
@@ -311,6 +315,39 @@ TEST(MergeSortKernel, GpuPathSortsStablyToo) {
         by_key(queue(), device_keys, device_values).wait();
         EXPECT_TRUE(equal_vectors(device_keys.to_host(queue()), expected_keys)) << "n = " << n;
         EXPECT_TRUE(equal_vectors(device_values.to_host(queue()), expected)) << "n = " << n;
+    }
+}
+
+TEST(MergeSortKernel, TinyTilesAndNoTileSortLeaveTheResultInPlace) {
+    // tiles of 1 (elements too large for local memory: merge passes only, from a copy where their count is odd)
+    // and of 2, for sizes with an odd and an even number of passes
+    register_record();
+    for (const char* tile : {"1", "2"}) {
+        SCOPED_TRACE(std::string("tile ") + tile);
+        ::setenv("CLALGO_COMPARISON_SORT_TILE", tile, 1);
+        clalgo::ComparisonSortOptions options;
+        options.name = std::string("tile_") + tile + "_sort";
+        clalgo::MergeSortKernel<Record> keys_only(context(), "a.key < b.key", options);
+        options.name = std::string("tile_") + tile + "_sort_by_key";
+        clalgo::MergeSortKernel<std::int32_t, Record> by_key(context(), "a < b", options);
+        ::unsetenv("CLALGO_COMPARISON_SORT_TILE");
+        EXPECT_EQ(keys_only.policy().tile_size, std::size_t(tile[0] - '0'));
+        for (std::size_t n : {std::size_t(2), std::size_t(3), std::size_t(4), std::size_t(5), std::size_t(8),
+                              std::size_t(9), std::size_t(1000), std::size_t(2049)}) {
+            const auto records = random_records(n, 10, n + 11);
+            std::vector<Record> expected = records;
+            std::stable_sort(expected.begin(), expected.end(), key_less);
+            auto device = clalgo::to_device(queue(), records);
+            keys_only(queue(), device).wait();
+            EXPECT_TRUE(equal_vectors(device.to_host(queue()), expected)) << "n = " << n;
+
+            std::vector<std::int32_t> keys(n);
+            for (std::size_t k = 0; k < n; ++k) keys[k] = records[k].key;
+            auto device_keys = clalgo::to_device(queue(), keys);
+            auto device_values = clalgo::to_device(queue(), records);
+            by_key(queue(), device_keys, device_values).wait();
+            EXPECT_TRUE(equal_vectors(device_values.to_host(queue()), expected)) << "n = " << n;
+        }
     }
 }
 

@@ -30,22 +30,22 @@ inline bool clalgo_less(const clalgo_key_t a, const clalgo_key_t b)
 
 /* Where `key` goes among the sorted keys[first, last) of the partner run: after the partner's smaller keys, and
    after its equal ones too where `key` comes from the right run (so equal keys keep their order). */
-inline int clalgo_rank_in_tile(__local const clalgo_key_t *keys, int first, int last, const clalgo_key_t key,
-                               bool from_left)
+inline int clalgo_rank_in_tile(__local const clalgo_key_t *clalgo_keys, int clalgo_first, int clalgo_last,
+                               const clalgo_key_t clalgo_key, bool clalgo_from_left)
 {
-    while (first < last) {
-        const int middle = first + (last - first) / 2;
-        const bool before = from_left ? clalgo_less(keys[middle], key) : !clalgo_less(key, keys[middle]);
-        if (before)
-            first = middle + 1;
+    while (clalgo_first < clalgo_last) {
+        const int clalgo_probe = clalgo_first + (clalgo_last - clalgo_first) / 2;
+        const bool clalgo_before = clalgo_from_left ? clalgo_less(clalgo_keys[clalgo_probe], clalgo_key)
+                                                    : !clalgo_less(clalgo_key, clalgo_keys[clalgo_probe]);
+        if (clalgo_before)
+            clalgo_first = clalgo_probe + 1;
         else
-            last = middle;
+            clalgo_last = clalgo_probe;
     }
-    return first;
+    return clalgo_first;
 }
 
-__kernel void ${name}_tile(
-    ${tile_signature})
+__kernel void ${name}_tile(${tile_signature})
 {
     __local clalgo_key_t clalgo_keys[2][CLALGO_TILE_SIZE];
 #if CLALGO_HAS_VALUES
@@ -63,77 +63,79 @@ __kernel void ${name}_tile(
     const int clalgo_group = get_local_size(0);
     int clalgo_from = 0;
 
-    for (int k = clalgo_lid; k < clalgo_count; k += clalgo_group) {
-        clalgo_keys[0][k] = clalgo_keys_from[clalgo_first + k];
-        CLALGO_VALUES(clalgo_values[0][k] = clalgo_values_from[clalgo_first + k]);
+    for (int clalgo_k = clalgo_lid; clalgo_k < clalgo_count; clalgo_k += clalgo_group) {
+        clalgo_keys[0][clalgo_k] = clalgo_keys_from[clalgo_first + clalgo_k];
+        CLALGO_VALUES(clalgo_values[0][clalgo_k] = clalgo_values_from[clalgo_first + clalgo_k]);
     }
 #if CLALGO_SERIAL_TILE
     /* one work-item: insertion sort of short runs, then merges of neighbouring runs */
-    for (int start = 0; start < clalgo_count; start += CLALGO_INSERTION_RUN) {
-        const int end = min(start + CLALGO_INSERTION_RUN, clalgo_count);
-        for (int k = start + 1; k < end; ++k) {
-            const clalgo_key_t key = clalgo_keys[0][k];
-            CLALGO_VALUES(const clalgo_value_t value = clalgo_values[0][k]);
-            int j = k;
-            for (; j > start && clalgo_less(key, clalgo_keys[0][j - 1]); --j) {
-                clalgo_keys[0][j] = clalgo_keys[0][j - 1];
-                CLALGO_VALUES(clalgo_values[0][j] = clalgo_values[0][j - 1]);
+    for (int clalgo_start = 0; clalgo_start < clalgo_count; clalgo_start += CLALGO_INSERTION_RUN) {
+        const int clalgo_end = min(clalgo_start + CLALGO_INSERTION_RUN, clalgo_count);
+        for (int clalgo_k = clalgo_start + 1; clalgo_k < clalgo_end; ++clalgo_k) {
+            const clalgo_key_t clalgo_key = clalgo_keys[0][clalgo_k];
+            CLALGO_VALUES(const clalgo_value_t clalgo_value = clalgo_values[0][clalgo_k]);
+            int clalgo_j = clalgo_k;
+            for (; clalgo_j > clalgo_start && clalgo_less(clalgo_key, clalgo_keys[0][clalgo_j - 1]); --clalgo_j) {
+                clalgo_keys[0][clalgo_j] = clalgo_keys[0][clalgo_j - 1];
+                CLALGO_VALUES(clalgo_values[0][clalgo_j] = clalgo_values[0][clalgo_j - 1]);
             }
-            clalgo_keys[0][j] = key;
-            CLALGO_VALUES(clalgo_values[0][j] = value);
+            clalgo_keys[0][clalgo_j] = clalgo_key;
+            CLALGO_VALUES(clalgo_values[0][clalgo_j] = clalgo_value);
         }
     }
-    for (int width = CLALGO_INSERTION_RUN; width < clalgo_count; width *= 2) {
-        const int to = 1 - clalgo_from;
-        for (int start = 0; start < clalgo_count; start += 2 * width) {
-            const int middle = min(start + width, clalgo_count), end = min(start + 2 * width, clalgo_count);
-            int left = start, right = middle, out = start;
-            while (left < middle && right < end) {
-                const bool take_right = clalgo_less(clalgo_keys[clalgo_from][right], clalgo_keys[clalgo_from][left]);
-                const int take = take_right ? right++ : left++;
-                clalgo_keys[to][out] = clalgo_keys[clalgo_from][take];
-                CLALGO_VALUES(clalgo_values[to][out] = clalgo_values[clalgo_from][take]);
-                ++out;
+    for (int clalgo_width = CLALGO_INSERTION_RUN; clalgo_width < clalgo_count; clalgo_width *= 2) {
+        const int clalgo_to = 1 - clalgo_from;
+        for (int clalgo_start = 0; clalgo_start < clalgo_count; clalgo_start += 2 * clalgo_width) {
+            const int clalgo_middle = min(clalgo_start + clalgo_width, clalgo_count);
+            const int clalgo_end = min(clalgo_start + 2 * clalgo_width, clalgo_count);
+            int clalgo_left = clalgo_start, clalgo_right = clalgo_middle, clalgo_out = clalgo_start;
+            while (clalgo_left < clalgo_middle && clalgo_right < clalgo_end) {
+                const bool clalgo_take_right =
+                    clalgo_less(clalgo_keys[clalgo_from][clalgo_right], clalgo_keys[clalgo_from][clalgo_left]);
+                const int clalgo_take = clalgo_take_right ? clalgo_right++ : clalgo_left++;
+                clalgo_keys[clalgo_to][clalgo_out] = clalgo_keys[clalgo_from][clalgo_take];
+                CLALGO_VALUES(clalgo_values[clalgo_to][clalgo_out] = clalgo_values[clalgo_from][clalgo_take]);
+                ++clalgo_out;
             }
-            for (; left < middle; ++left, ++out) {
-                clalgo_keys[to][out] = clalgo_keys[clalgo_from][left];
-                CLALGO_VALUES(clalgo_values[to][out] = clalgo_values[clalgo_from][left]);
+            for (; clalgo_left < clalgo_middle; ++clalgo_left, ++clalgo_out) {
+                clalgo_keys[clalgo_to][clalgo_out] = clalgo_keys[clalgo_from][clalgo_left];
+                CLALGO_VALUES(clalgo_values[clalgo_to][clalgo_out] = clalgo_values[clalgo_from][clalgo_left]);
             }
-            for (; right < end; ++right, ++out) {
-                clalgo_keys[to][out] = clalgo_keys[clalgo_from][right];
-                CLALGO_VALUES(clalgo_values[to][out] = clalgo_values[clalgo_from][right]);
+            for (; clalgo_right < clalgo_end; ++clalgo_right, ++clalgo_out) {
+                clalgo_keys[clalgo_to][clalgo_out] = clalgo_keys[clalgo_from][clalgo_right];
+                CLALGO_VALUES(clalgo_values[clalgo_to][clalgo_out] = clalgo_values[clalgo_from][clalgo_right]);
             }
         }
-        clalgo_from = to;
+        clalgo_from = clalgo_to;
     }
 #else
     /* a work-group: at each level every element finds its place in the merged pair by a search of its partner run */
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int width = 1; width < clalgo_count; width *= 2) {
-        for (int k = clalgo_lid; k < clalgo_count; k += clalgo_group) {
-            const int pair = k & ~(2 * width - 1);
-            const bool from_left = k - pair < width;
-            const int own = from_left ? pair : pair + width;
-            const int partner = min(from_left ? pair + width : pair, clalgo_count);
-            const int partner_end = min(partner + width, clalgo_count);
-            const clalgo_key_t key = clalgo_keys[clalgo_from][k];
-            const int rank = clalgo_rank_in_tile(clalgo_keys[clalgo_from], partner, partner_end, key, from_left);
-            const int place = pair + (k - own) + (rank - partner);
-            clalgo_keys[1 - clalgo_from][place] = key;
-            CLALGO_VALUES(clalgo_values[1 - clalgo_from][place] = clalgo_values[clalgo_from][k]);
+    for (int clalgo_width = 1; clalgo_width < clalgo_count; clalgo_width *= 2) {
+        for (int clalgo_k = clalgo_lid; clalgo_k < clalgo_count; clalgo_k += clalgo_group) {
+            const int clalgo_pair = clalgo_k & ~(2 * clalgo_width - 1);
+            const bool clalgo_from_left = clalgo_k - clalgo_pair < clalgo_width;
+            const int clalgo_own = clalgo_from_left ? clalgo_pair : clalgo_pair + clalgo_width;
+            const int clalgo_partner = min(clalgo_from_left ? clalgo_pair + clalgo_width : clalgo_pair, clalgo_count);
+            const int clalgo_partner_end = min(clalgo_partner + clalgo_width, clalgo_count);
+            const clalgo_key_t clalgo_key = clalgo_keys[clalgo_from][clalgo_k];
+            const int clalgo_rank = clalgo_rank_in_tile(clalgo_keys[clalgo_from], clalgo_partner, clalgo_partner_end,
+                                                        clalgo_key, clalgo_from_left);
+            const int clalgo_place = clalgo_pair + (clalgo_k - clalgo_own) + (clalgo_rank - clalgo_partner);
+            clalgo_keys[1 - clalgo_from][clalgo_place] = clalgo_key;
+            CLALGO_VALUES(clalgo_values[1 - clalgo_from][clalgo_place] = clalgo_values[clalgo_from][clalgo_k]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         clalgo_from = 1 - clalgo_from;
     }
 #endif
-    for (int k = clalgo_lid; k < clalgo_count; k += clalgo_group) {
-        clalgo_keys_to[clalgo_first + k] = clalgo_keys[clalgo_from][k];
-        CLALGO_VALUES(clalgo_values_to[clalgo_first + k] = clalgo_values[clalgo_from][k]);
+    for (int clalgo_k = clalgo_lid; clalgo_k < clalgo_count; clalgo_k += clalgo_group) {
+        clalgo_keys_to[clalgo_first + clalgo_k] = clalgo_keys[clalgo_from][clalgo_k];
+        CLALGO_VALUES(clalgo_values_to[clalgo_first + clalgo_k] = clalgo_values[clalgo_from][clalgo_k]);
     }
 }
 
-__kernel void ${name}_merge(
-    ${merge_signature})
+__kernel void ${name}_merge(${merge_signature})
 {
     __global const clalgo_key_t *clalgo_keys_from = clalgo_keys_in + clalgo_keys_in_offset;
     __global clalgo_key_t *clalgo_keys_to = clalgo_keys_out + clalgo_keys_out_offset;
@@ -154,31 +156,33 @@ __kernel void ${name}_merge(
     const long clalgo_count = min(clalgo_items, clalgo_end - clalgo_begin);
 
     /* merge path: how many of the first `diagonal` outputs come from the left run */
-    long low = max(0L, clalgo_diagonal - clalgo_right_count);
-    long high = min(clalgo_diagonal, clalgo_left_count);
-    while (low < high) {
-        const long middle = low + (high - low) / 2;
-        if (!clalgo_less(clalgo_keys_from[clalgo_middle + clalgo_diagonal - 1 - middle],
-                         clalgo_keys_from[clalgo_left_first + middle]))
-            low = middle + 1;
+    long clalgo_low = max(0L, clalgo_diagonal - clalgo_right_count);
+    long clalgo_high = min(clalgo_diagonal, clalgo_left_count);
+    while (clalgo_low < clalgo_high) {
+        const long clalgo_probe = clalgo_low + (clalgo_high - clalgo_low) / 2;
+        if (!clalgo_less(clalgo_keys_from[clalgo_middle + clalgo_diagonal - 1 - clalgo_probe],
+                         clalgo_keys_from[clalgo_left_first + clalgo_probe]))
+            clalgo_low = clalgo_probe + 1;
         else
-            high = middle;
+            clalgo_high = clalgo_probe;
     }
-    long left = clalgo_left_first + low;
-    long right = clalgo_middle + clalgo_diagonal - low;
-    clalgo_key_t left_key, right_key;
-    if (left < clalgo_middle) left_key = clalgo_keys_from[left];
-    if (right < clalgo_end) right_key = clalgo_keys_from[right];
-    for (long out = clalgo_begin; out < clalgo_begin + clalgo_count; ++out) {
-        const bool take_right = right < clalgo_end && (left >= clalgo_middle || clalgo_less(right_key, left_key));
-        if (take_right) {
-            clalgo_keys_to[out] = right_key;
-            CLALGO_VALUES(clalgo_values_to[out] = clalgo_values_from[right]);
-            if (++right < clalgo_end) right_key = clalgo_keys_from[right];
+    long clalgo_left = clalgo_left_first + clalgo_low;
+    long clalgo_right = clalgo_middle + clalgo_diagonal - clalgo_low;
+    clalgo_key_t clalgo_left_key, clalgo_right_key;
+    if (clalgo_left < clalgo_middle) clalgo_left_key = clalgo_keys_from[clalgo_left];
+    if (clalgo_right < clalgo_end) clalgo_right_key = clalgo_keys_from[clalgo_right];
+    for (long clalgo_out = clalgo_begin; clalgo_out < clalgo_begin + clalgo_count; ++clalgo_out) {
+        const bool clalgo_take_right =
+            clalgo_right < clalgo_end &&
+            (clalgo_left >= clalgo_middle || clalgo_less(clalgo_right_key, clalgo_left_key));
+        if (clalgo_take_right) {
+            clalgo_keys_to[clalgo_out] = clalgo_right_key;
+            CLALGO_VALUES(clalgo_values_to[clalgo_out] = clalgo_values_from[clalgo_right]);
+            if (++clalgo_right < clalgo_end) clalgo_right_key = clalgo_keys_from[clalgo_right];
         } else {
-            clalgo_keys_to[out] = left_key;
-            CLALGO_VALUES(clalgo_values_to[out] = clalgo_values_from[left]);
-            if (++left < clalgo_middle) left_key = clalgo_keys_from[left];
+            clalgo_keys_to[clalgo_out] = clalgo_left_key;
+            CLALGO_VALUES(clalgo_values_to[clalgo_out] = clalgo_values_from[clalgo_left]);
+            if (++clalgo_left < clalgo_middle) clalgo_left_key = clalgo_keys_from[clalgo_left];
         }
     }
 }

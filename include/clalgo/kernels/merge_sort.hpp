@@ -101,14 +101,15 @@ public:
                  {"tile_signature", detail::library_text(tile_signature_.text())},
                  {"merge_signature", detail::library_text(merge_signature_.text())}});
         };
-        program_ = detail::KernelProgram(context, generate, options_.build_options,
-                                         detail::BuildLabel{options_.name, {{"less", less}, {"preamble", options_.preamble}}},
-                                         types, {options_.name + "_tile", options_.name + "_merge"});
+        const detail::BuildLabel label{options_.name, {{"less", less}, {"preamble", options_.preamble}}};
+        program_ = detail::KernelProgram(context, generate, options_.build_options, label, types,
+                                         {options_.name + "_tile", options_.name + "_merge"});
     }
 
     /// Sorts `keys` in place. Asynchronous: the event completes when they are sorted.
     template <class V = Value, class = std::enable_if_t<std::is_void_v<V>>>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const std::vector<cl::Event>& wait = {}) const {
+    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys,
+                         const std::vector<cl::Event>& wait = {}) const {
         return run(queue, keys, nullptr, wait);
     }
 
@@ -129,7 +130,6 @@ public:
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
 
 private:
-    using ValueArray = ArrayView<std::conditional_t<has_values, Value, char>>;
 
     static std::string value_type_name() {
         if constexpr (has_values) return type_name<Value>();
@@ -187,9 +187,8 @@ private:
             if constexpr (has_values)
                 set_arrays(arguments, "clalgo_values", data_values, in_temp ? temp_values : data_values);
             arguments.done();
-            const std::size_t group = policy.serial_tile
-                                          ? 1
-                                          : std::min(policy.tile_group_size, detail::kernel_work_group_size(kernel, on.device));
+            const std::size_t group =
+                policy.serial_tile ? 1 : std::min(policy.tile_group_size, detail::kernel_work_group_size(kernel, on.device));
             const std::size_t groups = detail::divide_up(std::uint64_t(n), std::uint64_t(tile));
             done = detail::launch(queue, kernel, groups * group, group, after, (options_.name + "_tile").c_str());
             after = {done};
@@ -207,7 +206,8 @@ private:
         for (std::int64_t width = tile; width < n; width *= 2) {
             const std::int64_t items = policy.merge_items_for(n, width);
             detail::KernelArguments arguments(merge, merge_signature_);
-            arguments.set("clalgo_n", cl_long(n)).set("clalgo_width", cl_long(width)).set("clalgo_items", cl_long(items));
+            arguments.set("clalgo_n", cl_long(n)).set("clalgo_width", cl_long(width));
+            arguments.set("clalgo_items", cl_long(items));
             set_arrays(arguments, "clalgo_keys", in_temp ? temp_keys : data_keys, in_temp ? data_keys : temp_keys);
             if constexpr (has_values)
                 set_arrays(arguments, "clalgo_values", in_temp ? temp_values : data_values,

@@ -49,14 +49,16 @@ namespace detail {
 /// The largest power of two t <= cap with two copies of t elements of `element_bytes` in `budget` (at least 1).
 inline std::size_t tile_that_fits(std::uint64_t budget, std::size_t element_bytes, std::size_t cap) {
     const std::uint64_t fits = budget / (2 * std::max<std::size_t>(element_bytes, 1));
-    return power_of_two_at_most(static_cast<std::size_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(fits, cap))));
+    const std::uint64_t tile = std::max<std::uint64_t>(1, std::min<std::uint64_t>(fits, cap));
+    return power_of_two_at_most(static_cast<std::size_t>(tile));
 }
 
 }  // namespace detail
 
 /// The policy of a device class for sorting keys of `key_bytes` (with values of `value_bytes`, 0 for none) within
-/// `info`'s limits (local memory, work-group size, compute units). Tiles take a quarter of local memory on CPUs (PoCL: 1 MiB, so 8192 ints) and half on GPUs, capped at 8192
-/// (CPU), 2048 (NVIDIA) and 1024 elements (other GPUs); large structs get smaller tiles, down to none.
+/// `info`'s limits (local memory, work-group size, compute units). Tiles take a quarter of local memory on CPUs
+/// (PoCL: 1 MiB, so 8192 ints) and half on GPUs, capped at 8192 (CPU), 2048 (NVIDIA) and 1024 elements (other
+/// GPUs); large structs get smaller tiles, down to none.
 inline ComparisonSortPolicy comparison_sort_policy(DeviceClass device, const DeviceInfo& info, std::size_t key_bytes,
                                                    std::size_t value_bytes) {
     ComparisonSortPolicy policy;
@@ -85,12 +87,22 @@ inline ComparisonSortPolicy comparison_sort_policy(DeviceClass device, const Dev
 }
 
 /// The policy for `info`'s device: its class's, or the class CLALGO_COMPARISON_SORT_CLASS names (cpu, nvidia_gpu,
-/// other_gpu), to run another class's path on this device (the tests run the GPU path on PoCL so).
-inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::size_t key_bytes, std::size_t value_bytes) {
+/// other_gpu), to run another class's path on this device (the tests run the GPU path on PoCL so); with tiles no
+/// larger than CLALGO_COMPARISON_SORT_TILE where that is set.
+inline ComparisonSortPolicy comparison_sort_policy(const DeviceInfo& info, std::size_t key_bytes,
+                                                   std::size_t value_bytes) {
     DeviceClass device = device_class(info);
     if (auto forced = detail::tuning_choice("CLALGO_COMPARISON_SORT_CLASS", {"cpu", "nvidia_gpu", "other_gpu"}))
-        device = *forced == "cpu" ? DeviceClass::cpu : *forced == "nvidia_gpu" ? DeviceClass::nvidia_gpu : DeviceClass::other_gpu;
-    return comparison_sort_policy(device, info, key_bytes, value_bytes);
+        device = *forced == "cpu"          ? DeviceClass::cpu
+                 : *forced == "nvidia_gpu" ? DeviceClass::nvidia_gpu
+                                           : DeviceClass::other_gpu;
+    ComparisonSortPolicy policy = comparison_sort_policy(device, info, key_bytes, value_bytes);
+    // a smaller tile, down to none: to try sizes, and to test the passes alone
+    if (auto tile = detail::tuning_number("CLALGO_COMPARISON_SORT_TILE", 1, 1 << 16)) {
+        policy.tile_size = std::min(policy.tile_size, detail::power_of_two_at_most(static_cast<std::size_t>(*tile)));
+        policy.tile_group_size = std::min(policy.tile_group_size, policy.tile_size);
+    }
+    return policy;
 }
 
 }  // namespace clalgo
