@@ -70,10 +70,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
 
     const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
     if (device == DeviceClass::nvidia_gpu) {
-        // 256 x 24 keys a tile (fewer where local memory runs short): on an H100, 2^26 uint32 keys sorted in
-        // 3.24 ms with 24, 3.28 ms with 20, 3.74 ms with 15, 3.35 ms with 12 and 3.85 ms with 8 keys a work-item
+        // 256 x 28 keys a tile (fewer where local memory runs short): on an H100 a pass over 2^26 uint32 keys
+        // took 0.54 ms with 28, 0.58 ms with 24 and 0.65 ms with 20 keys a work-item (docs/performance.md)
         policy.group_size = std::min<std::size_t>(256, largest);
-        policy.items = 24;
+        policy.items = 28;
         policy.match_rank = policy.group_size % 32 == 0;
     } else if (device == DeviceClass::other_gpu) {
         policy.group_size = std::min<std::size_t>(128, largest);
