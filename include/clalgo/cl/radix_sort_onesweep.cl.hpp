@@ -14,7 +14,6 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
-#define CLALGO_EXCHANGE_VALUES (CLALGO_HAS_VALUES && ${exchange_values})
 )CLC";
 
 inline constexpr const char* radix_sort_onesweep = R"CLC(
@@ -64,10 +63,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
 {
     CLALGO_MOVED_ARRAYS
     __local clalgo_key_t tile_keys[CLALGO_TILE];
-#if CLALGO_EXCHANGE_VALUES
-    __local uchar tile_digits[CLALGO_TILE];
-    clalgo_sort_value_t values[CLALGO_ITEMS];
-#elif CLALGO_HAS_VALUES
+#if CLALGO_HAS_VALUES
     __local ushort tile_items[CLALGO_TILE];
 #endif
     __local uint counters[CLALGO_RANK_WORDS];
@@ -96,12 +92,6 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         keys[j] = CLALGO_ITEM(j) < valid ? clalgo_keys_in[tile_first + CLALGO_ITEM(j)] : (clalgo_key_t)0;
-#if CLALGO_EXCHANGE_VALUES
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        if (CLALGO_ITEM(j) < valid)
-            values[j] = clalgo_values_in[tile_first + CLALGO_ITEM(j)];
-#endif
     /* while the keys arrive: where each digit starts in the output */
     clalgo_scan_digits(digit_starts, sums);
 #pragma unroll
@@ -154,33 +144,19 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
         tile_keys[item_places[j]] = keys[j];
-#if CLALGO_HAS_VALUES && !CLALGO_EXCHANGE_VALUES
+#if CLALGO_HAS_VALUES
         tile_items[item_places[j]] = (ushort)CLALGO_ITEM(j);
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
         const clalgo_key_t key = tile_keys[p];
-        const uint digit = clalgo_digit(key, flip, clalgo_shift, clalgo_mask);
-        const long to = places[digit] + p;
+        const long to = places[clalgo_digit(key, flip, clalgo_shift, clalgo_mask)] + p;
         clalgo_keys_out[to] = key;
-#if CLALGO_EXCHANGE_VALUES
-        tile_digits[p] = (uchar)digit;
-#elif CLALGO_HAS_VALUES
+#if CLALGO_HAS_VALUES
         clalgo_values_out[to] = clalgo_values_in[tile_first + tile_items[p]];
 #endif
     }
-#if CLALGO_EXCHANGE_VALUES
-    /* values no larger than keys: read together, moved through the keys' local memory like them */
-    __local clalgo_sort_value_t *tile_values = (__local clalgo_sort_value_t *)tile_keys;
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        tile_values[item_places[j]] = values[j];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE)
-        clalgo_values_out[places[tile_digits[p]] + p] = tile_values[p];
-#endif
 }
 
 /* n <= one tile: one work-group sorts by every digit in local memory, then writes the keys (keys_out may be

@@ -104,8 +104,7 @@ public:
                 {"value_type", detail::library_text(value_type)},
                 {"group_size", detail::library_text(std::to_string(policy.group_size))},
                 {"items_per_thread", detail::library_text(std::to_string(policy.items))},
-                {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
-                {"exchange_values", detail::library_text(policy.exchange_values ? "1" : "0")}};
+                {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")}};
             for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
                 fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
             return detail::render(pattern, fills);

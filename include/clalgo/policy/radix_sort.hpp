@@ -30,7 +30,6 @@ struct RadixSortPolicy {
     std::size_t group_size = 1;   ///< onesweep: work-items per group
     std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
-    bool exchange_values = false; ///< onesweep: values move through local memory (no larger than keys), else gathered
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
@@ -47,7 +46,7 @@ struct RadixSortPolicy {
     std::size_t local_bytes(std::size_t key_size, bool values) const {
         const std::size_t digits = 256 * (4 + 8 + 8 + 8) + group_size * 8;
         const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 : 16 * group_size * 4 + tile() * 5;
-        return tile() * key_size + (values ? tile() * (exchange_values ? 1 : 2) : 0) + rank + digits;
+        return tile() * key_size + (values ? tile() * 2 : 0) + rank + digits;
     }
 };
 
@@ -84,9 +83,6 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.group_size = std::min<std::size_t>(64, largest);
         policy.items = 4;
     }
-    // values no larger than keys are read with them and move through local memory like them (pairs of uint32 on
-    // an H100: see docs/performance.md); larger ones are gathered from global memory at the end
-    policy.exchange_values = value_size > 0 && value_size <= key_size;
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size > 0) > budget) --policy.items;
