@@ -17,12 +17,17 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/radix_sort.hpp>
+#include <clalgo/kernels/histogram.hpp>
 #include <clalgo/kernels/merge_sort.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/kernels/segmented_reduce.hpp>
 #include <clalgo/algorithm/comparison_sort.hpp>
 #include <clalgo/algorithm/copy_if.hpp>
+#include <clalgo/algorithm/histogram.hpp>
 #include <clalgo/algorithm/partition.hpp>
+#include <clalgo/algorithm/reduce_by_key.hpp>
 #include <clalgo/algorithm/remove_if.hpp>
+#include <clalgo/algorithm/segmented_reduce.hpp>
 #include <clalgo/algorithm/sort.hpp>
 #include <clalgo/algorithm/unique.hpp>
 #include <clalgo/cl/philox.hpp>

@@ -8,6 +8,7 @@
 //   clalgo::Array<std::int64_t> order = clalgo::argsort(q, keys);   // keys[order[0]] is the smallest
 #pragma once
 
+#include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
@@ -30,27 +31,11 @@ namespace clalgo {
 
 namespace detail {
 
-/// Attached to each context: the sort kernels by key and value type (and anything else that shapes them).
-struct SortCache {
-    std::mutex mutex;
-    std::map<std::string, std::shared_ptr<void>> kernels;
-};
-
-/// The object the cache keeps under `key`, made by `make` on first use.
-template <class Object, class Make>
-const Object& cached_sort_object(const Context& context, const std::string& key, const Make& make) {
-    auto& cache = context.state().attachment<SortCache>();
-    std::lock_guard<std::mutex> lock(cache.mutex);
-    auto& slot = cache.kernels[key];
-    if (!slot) slot = make();
-    return *static_cast<const Object*>(slot.get());
-}
-
 template <class Key, class Value = void>
 const RadixSortKernel<Key, Value>& cached_radix_sort(const Context& context) {
     std::string key = "radix " + type_name<Key>();
     if constexpr (!std::is_void_v<Value>) key += " " + type_name<Value>();
-    return cached_sort_object<RadixSortKernel<Key, Value>>(
+    return cached_kernel<RadixSortKernel<Key, Value>>(
         context, key, [&] { return std::make_shared<RadixSortKernel<Key, Value>>(context); });
 }
 
@@ -60,7 +45,7 @@ const ElementwiseKernel& cached_iota(const Context& context) {
     const std::string index = type_name<Index>();
     ElementwiseOptions options;
     options.name = "clalgo_iota";
-    return cached_sort_object<ElementwiseKernel>(context, "iota " + index, [&] {
+    return cached_kernel<ElementwiseKernel>(context, "iota " + index, [&] {
         return std::make_shared<ElementwiseKernel>(context, index + " *index", "index[i] = (" + index + ")i", options);
     });
 }
