@@ -1,7 +1,8 @@
 // reduce_by_key and unique_by_key over runs of equal consecutive keys (as Thrust's and CUB's): each run gives
 // its key and the reduction of its values in order (the operator need not be commutative), or its first value.
 // A composition of two scans: the first numbers the runs (and counts them), the second, segmented by the runs,
-// reduces the values and writes each run's total at its last item. Extra device memory: one long per item.
+// reduces the values and writes each run's total at its last item. Extra device memory: one long per item, kept
+// per queue between calls.
 //   auto [keys_out, sums, runs] = clalgo::reduce_by_key(q, keys, values, "a+b", "0");
 //   std::int64_t how_many = runs.get(q);              // keys_out.view(0, how_many), sums.view(0, how_many)
 #pragma once
@@ -12,6 +13,9 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/kernels/scratch.hpp>
+
+#include <mutex>
 
 #include <cstdint>
 #include <memory>
@@ -56,6 +60,12 @@ const GenericScanKernel<cl_long>& run_numbering(const Context& context, bool fir
         });
 }
 
+/// The run numbers of reduce_by_key, kept per queue between calls; the lock keeps one call's two scans together.
+struct RunNumbers {
+    std::mutex mutex;
+    PerQueue<GrowingBuffer> buffers;
+};
+
 }  // namespace detail
 
 /// Into arrays you keep: the key and the in-order reduction (`reduce_expr` over a and b, identity `neutral`) of
@@ -72,7 +82,11 @@ cl::Event reduce_by_key(const Queue& queue, const ArrayView<K>& keys, const Arra
     const std::int64_t capacity = static_cast<std::int64_t>(std::min(keys_out.size(), values_out.size()));
     const std::size_t n = keys.size();
     if (n == 0) return count.fill(queue, 0, wait.events);
-    Array<std::int64_t> runs(queue, n);
+    auto& run_numbers = queue.context().state().attachment<detail::RunNumbers>();
+    std::lock_guard<std::mutex> lock(run_numbers.mutex);
+    auto& buffer = run_numbers.buffers.get(queue);
+    buffer.reserve(queue, n * sizeof(std::int64_t));
+    const ArrayView<std::int64_t> runs(buffer.buffer, 0, n);
     const auto& numbering = detail::run_numbering<K, V>(queue.context(), false);
     numbering.with_total(queue, count, keys, values, runs, keys_out, values_out, static_cast<cl_long>(capacity), wait);
 

@@ -44,7 +44,11 @@ void ${name}(${signature}${parameters})
         const long clalgo_bin = (long)(${bin_expr});
         if (clalgo_bin >= 0 && clalgo_bin < clalgo_nbins) {
             if (clalgo_in_local)
+#if CLALGO_GROUP_SIZE == 1
+                ++clalgo_counts[clalgo_bin];  /* a group of one work-item: nothing to race with */
+#else
                 atomic_inc(&clalgo_counts[clalgo_bin]);
+#endif
             else
                 clalgo_add_count(&clalgo_bins[clalgo_bin], 1u);
         }
