@@ -20,4 +20,9 @@
 #include <clalgo/algorithm/partition.hpp>
 #include <clalgo/algorithm/remove_if.hpp>
 #include <clalgo/algorithm/unique.hpp>
+#include <clalgo/algorithm/segmented_reduce.hpp>
+#include <clalgo/algorithm/reduce_by_key.hpp>
+#include <clalgo/algorithm/histogram.hpp>
+#include <clalgo/algorithm/list_builder.hpp>
+#include <clalgo/policy/segments.hpp>
 #include <clalgo/cl/philox.hpp>

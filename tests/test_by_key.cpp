@@ -1,0 +1,295 @@
+// reduce_by_key, unique_by_key, segmented_reduce, histogram and ListOfListsBuilder against independent CPU
+// computations (grouping runs with a loop and std::map, std::accumulate per segment, a plain histogram loop), at
+// sizes around one and several work-groups and about a million; the policies on every device class.
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <vector>
+
+using clalgo_test::context;
+using clalgo_test::message_of;
+using clalgo_test::queue;
+
+namespace {
+
+const std::vector<std::size_t> sizes{0, 1, 2, 255, 256, 257, 4097, (std::size_t(1) << 20) + 3};
+
+/// An affine map x -> mul * x + add (mod 2^64); composing them is associative but not commutative.
+struct Affine {
+    std::uint64_t mul, add;
+};
+
+void register_affine() {
+    static const bool registered = [] {
+        clalgo::register_struct<Affine>("affine", "typedef struct { ulong mul, add; } affine;",
+                                        {CLALGO_FIELD(Affine, mul), CLALGO_FIELD(Affine, add)});
+        return true;
+    }();
+    (void)registered;
+}
+
+/// a first, then b
+Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
+const char* affine_then = "(affine){a.mul * b.mul, b.mul * a.add + b.add}";
+
+/// Keys in runs of random length 1..max_run (max_run 0: all equal; 1: all distinct).
+template <class K>
+std::vector<K> run_keys(std::size_t n, int max_run, std::uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    std::vector<K> keys(n);
+    K key = 0;
+    std::size_t left = 0;
+    for (auto& k : keys) {
+        if (max_run != 0 && left == 0) {
+            key = static_cast<K>(key + 1 + engine() % 3);  // wraps for small types: neighbours still differ
+            left = 1 + engine() % max_run;
+        }
+        k = key;
+        if (left) --left;
+    }
+    return keys;
+}
+
+/// The runs of equal consecutive keys, folded left to right with op (std::map numbers the runs).
+template <class K, class V, class Op>
+std::pair<std::vector<K>, std::vector<V>> cpu_by_key(const std::vector<K>& keys, const std::vector<V>& values, Op op,
+                                                     bool fold) {
+    std::map<std::size_t, std::pair<K, V>> runs;
+    std::size_t run = 0;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (k > 0 && keys[k] != keys[k - 1]) ++run;
+        auto found = runs.find(run);
+        if (found == runs.end()) runs.emplace(run, std::make_pair(keys[k], values[k]));
+        else if (fold) found->second.second = op(found->second.second, values[k]);
+    }
+    std::pair<std::vector<K>, std::vector<V>> out;
+    for (const auto& [index, kv] : runs) {
+        out.first.push_back(kv.first);
+        out.second.push_back(kv.second);
+    }
+    return out;
+}
+
+template <class K, class V, class Op, class Same>
+void check_by_key(const std::vector<K>& keys, const std::vector<V>& values, const char* expr, const char* neutral,
+                  Op op, Same same, bool fold = true) {
+    const auto expected = cpu_by_key(keys, values, op, fold);
+    auto d_keys = clalgo::to_device(queue(), keys);
+    auto d_values = clalgo::to_device(queue(), values);
+    auto [keys_out, values_out, count] = fold ? clalgo::reduce_by_key(queue(), d_keys, d_values, expr, neutral)
+                                              : clalgo::unique_by_key(queue(), d_keys, d_values);
+    const std::int64_t runs = count.get(queue());
+    ASSERT_EQ(runs, static_cast<std::int64_t>(expected.first.size())) << "n = " << keys.size();
+    const auto got_keys = keys_out.view(0, runs).to_host(queue());
+    const auto got_values = values_out.view(0, runs).to_host(queue());
+    for (std::int64_t r = 0; r < runs; ++r) {
+        ASSERT_EQ(got_keys[r], expected.first[r]) << "run " << r << " of " << runs << ", n = " << keys.size();
+        ASSERT_TRUE(same(got_values[r], expected.second[r])) << "run " << r << " of " << runs << ", n = " << keys.size();
+    }
+}
+
+auto equal = [](auto a, auto b) { return a == b; };
+
+}  // namespace
+
+TEST(ReduceByKey, SumsRunsOfInt32KeysWithFloatValues) {
+    for (std::size_t n : sizes)
+        for (int max_run : {64, 0, 1}) {
+            auto values = clalgo_test::random_values<std::int32_t>(n, n);
+            check_by_key(run_keys<std::int32_t>(n, max_run, n), std::vector<float>(values.begin(), values.end()), "a+b",
+                         "0", [](float a, float b) { return a + b; }, equal);
+        }
+}
+
+TEST(ReduceByKey, SmallAndWideKeyAndValueTypes) {
+    for (std::size_t n : sizes) {
+        check_by_key(run_keys<std::int8_t>(n, 5, n), clalgo_test::random_values<std::int64_t>(n, n), "a+b", "0",
+                     [](std::int64_t a, std::int64_t b) { return a + b; }, equal);
+        if (clalgo_test::has_fp64())
+            check_by_key(run_keys<std::int16_t>(n, 300, n), clalgo_test::random_values<double>(n, n), "max(a, b)",
+                         "-INFINITY", [](double a, double b) { return std::max(a, b); }, equal);
+    }
+}
+
+TEST(ReduceByKey, KeepsOrderOfANonCommutativeOperatorOnAStruct) {
+    register_affine();
+    for (std::size_t n : sizes)
+        for (int max_run : {64, 0}) {
+            std::mt19937_64 engine(n);
+            std::vector<Affine> values(n);
+            for (auto& v : values) v = {engine() % 7 + 1, engine() % 1000};
+            check_by_key(run_keys<std::int64_t>(n, max_run, n), values, affine_then, "(affine){1, 0}", then,
+                         [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        }
+}
+
+TEST(UniqueByKey, KeepsTheFirstKeyAndValueOfEachRun) {
+    for (std::size_t n : sizes)
+        check_by_key(run_keys<std::uint32_t>(n, 9, n), clalgo_test::random_values<std::int32_t>(n, n), "", "",
+                     [](std::int32_t a, std::int32_t) { return a; }, equal, false);
+}
+
+TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {
+    const auto keys = run_keys<std::int32_t>(1000, 1, 3);  // 1000 runs
+    auto d_keys = clalgo::to_device(queue(), keys);
+    auto d_values = clalgo::to_device(queue(), std::vector<float>(1000, 1.0f));
+    clalgo::Array<std::int32_t> keys_out(queue(), 10);
+    clalgo::Array<float> sums(queue(), 10);
+    clalgo::Array<std::int64_t> count(queue(), 1);
+    clalgo::reduce_by_key(queue(), d_keys, d_values, keys_out, sums, count, "a+b", "0");
+    EXPECT_EQ(count.to_host(queue())[0], 1000);
+    EXPECT_EQ(keys_out.to_host(queue()), std::vector<std::int32_t>(keys.begin(), keys.begin() + 10));
+}
+
+TEST(ReduceByKey, RejectsMismatchedLengths) {
+    auto keys = clalgo::to_device(queue(), std::vector<std::int32_t>(5, 1));
+    auto values = clalgo::to_device(queue(), std::vector<float>(4, 1.0f));
+    const auto message = message_of<std::invalid_argument>([&] { clalgo::reduce_by_key(queue(), keys, values, "a+b", "0"); });
+    EXPECT_TRUE(clalgo_test::contains(message, "reduce_by_key"));
+    EXPECT_TRUE(clalgo_test::contains(message, "'values'"));
+}
+
+TEST(SegmentedReduce, EmptySegmentsGiveTheNeutralAndOneHugeSegmentIsSummed) {
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    const auto ints = clalgo_test::random_values<std::int32_t>(n, 7);
+    const std::vector<float> values(ints.begin(), ints.end());
+    std::vector<std::vector<std::int64_t>> layouts{
+        {0, 0, 0},                                                      // empty segments
+        {0, static_cast<std::int64_t>(n)},                              // one huge segment
+        {0, 0, 1, 1, 2, 257, 257, 4354, static_cast<std::int64_t>(n)},  // a mix
+        {5},                                                            // no segment
+    };
+    std::vector<std::int64_t> regular;
+    for (std::int64_t at = 0; at <= static_cast<std::int64_t>(n); at += 256) regular.push_back(at);
+    layouts.push_back(regular);
+    auto d_values = clalgo::to_device(queue(), values);
+    for (const auto& offsets : layouts) {
+        auto d_offsets = clalgo::to_device(queue(), offsets);
+        clalgo::Array<float> out(queue(), offsets.size() - 1);
+        clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "a+b", "0");
+        const auto got = out.to_host(queue());
+        for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+            ASSERT_EQ(got[s], std::accumulate(values.begin() + offsets[s], values.begin() + offsets[s + 1], 0.0f))
+                << "segment " << s;
+    }
+}
+
+TEST(SegmentedReduce, RejectsOffsetsThatDoNotMatchTheOutput) {
+    auto values = clalgo::to_device(queue(), std::vector<float>(4, 1.0f));
+    auto offsets = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 4});
+    clalgo::Array<float> out(queue(), 2);
+    EXPECT_TRUE(clalgo_test::contains(message_of<std::invalid_argument>([&] {
+        clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0"); }), "'offsets'"));
+}
+
+TEST(Histogram, CountsEvenBinsAndLeavesOutValuesOutside) {
+    for (std::size_t n : sizes) {
+        std::mt19937_64 engine(n);
+        std::vector<std::int32_t> values(n);
+        for (auto& v : values) v = static_cast<std::int32_t>(engine() % 2400) - 1200;  // some outside [-1000, 1001)
+        std::vector<std::uint32_t> expected(256, 0);
+        for (auto v : values)
+            if (v >= -1000 && v < 1001) ++expected[(std::int64_t(v) + 1000) * 256 / 2001];
+        auto d_values = clalgo::to_device(queue(), values);
+        clalgo::Array<std::uint32_t> bins(queue(), 256);
+        clalgo::histogram(queue(), d_values, bins, {-1000, 1001});
+        ASSERT_EQ(bins.to_host(queue()), expected) << "n = " << n;
+    }
+}
+
+TEST(Histogram, FloatValuesInt64CountsAndOneBin) {
+    for (std::size_t n : {std::size_t(0), std::size_t(257), (std::size_t(1) << 20) + 3}) {
+        auto values = clalgo_test::random_values<float>(n, 5);  // in [-1, 1)
+        if (n > 0) values[0] = NAN;
+        for (std::size_t bin_count : {std::size_t(1), std::size_t(10)}) {
+            const float lower = -0.5f, upper = 0.75f, scale = float(double(bin_count) / (0.75 - -0.5));
+            std::vector<std::int64_t> expected(bin_count, 0);
+            for (float v : values)
+                if (v >= lower && v < upper)
+                    ++expected[std::min<std::int64_t>(std::int64_t((v - lower) * scale), bin_count - 1)];
+            auto d_values = clalgo::to_device(queue(), values);
+            clalgo::Array<std::int64_t> bins(queue(), bin_count);
+            clalgo::histogram(queue(), d_values, bins, {-0.5, 0.75});
+            ASSERT_EQ(bins.to_host(queue()), expected) << "n = " << n << ", bins = " << bin_count;
+        }
+    }
+}
+
+TEST(Histogram, BinExpressionOverDeclaredArguments) {
+    const std::size_t n = 4097;
+    const auto values = clalgo_test::random_values<std::int32_t>(n, 3);
+    clalgo::HistogramKernel<std::int32_t> by_digit(context(), "const int *x, int base", "abs(x[i]) % base");
+    auto d_values = clalgo::to_device(queue(), values);
+    clalgo::Array<std::int32_t> bins(queue(), 7);
+    by_digit(queue(), bins, d_values, 9);  // bins 7 and 8 are outside: not counted
+    std::vector<std::int32_t> expected(7, 0);
+    for (auto v : values)
+        if (std::abs(v) % 9 < 7) ++expected[std::abs(v) % 9];
+    EXPECT_EQ(bins.to_host(queue()), expected);
+    by_digit(queue(), bins, clalgo::range(0, 100), d_values, 9);
+    std::fill(expected.begin(), expected.end(), 0);
+    for (std::size_t i = 0; i < 100; ++i)
+        if (std::abs(values[i]) % 9 < 7) ++expected[std::abs(values[i]) % 9];
+    EXPECT_EQ(bins.to_host(queue()), expected);
+}
+
+TEST(Histogram, RejectsAnEmptyRange) {
+    auto values = clalgo::to_device(queue(), std::vector<std::int32_t>(4, 1));
+    clalgo::Array<std::uint32_t> bins(queue(), 4);
+    EXPECT_TRUE(clalgo_test::contains(message_of<std::invalid_argument>([&] {
+        clalgo::histogram(queue(), values, bins, {5, 5}); }), "lower"));
+}
+
+TEST(ListOfListsBuilder, EmptyListsAndListsOfSeveralItems) {
+    clalgo::ListOfListsBuilder builder(context(), {{"multiples", "long"}, {"halves", "float"}},
+                                       "for (long m = 0; m < i % 4; ++m) APPEND_multiples(m * scale);\n"
+                                       "if (i % 2 == 0) APPEND_halves(x[i] / 2);",
+                                       "const float *x, long scale");
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(4097)}) {
+        const auto x = clalgo_test::random_values<float>(n, 9);
+        auto d_x = clalgo::to_device(queue(), x);
+        auto lists = builder(queue(), d_x, std::int64_t(3));
+        std::vector<std::int64_t> multiples, multiple_offsets{0}, half_offsets{0};
+        std::vector<float> halves;
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t m = 0; m < i % 4; ++m) multiples.push_back(std::int64_t(m) * 3);
+            if (i % 2 == 0) halves.push_back(x[i] / 2);
+            multiple_offsets.push_back(static_cast<std::int64_t>(multiples.size()));
+            half_offsets.push_back(static_cast<std::int64_t>(halves.size()));
+        }
+        const auto got_multiples = lists.get<std::int64_t>("multiples");
+        const auto got_halves = lists.get<float>("halves");
+        EXPECT_EQ(got_multiples.count, static_cast<std::int64_t>(multiples.size()));
+        EXPECT_EQ(got_multiples.items.to_host(queue()), multiples);
+        EXPECT_EQ(got_multiples.offsets.to_host(queue()), multiple_offsets);
+        EXPECT_EQ(got_halves.items.to_host(queue()), halves);
+        EXPECT_EQ(got_halves.offsets.to_host(queue()), half_offsets);
+    }
+    // over a range, with the same kernels
+    auto d_x = clalgo::to_device(queue(), std::vector<float>(10, 4.0f));
+    auto lists = builder(queue(), clalgo::range(2, 10, 2), d_x, std::int64_t(1));
+    EXPECT_EQ(lists.get<std::int64_t>("multiples").items.to_host(queue()), (std::vector<std::int64_t>{0, 1, 0, 1}));
+    EXPECT_EQ(lists.get<float>("halves").count, 4);
+}
+
+TEST(Policies, EveryDeviceClassGetsSensibleShapes) {
+    for (auto device : {clalgo::DeviceClass::cpu, clalgo::DeviceClass::nvidia_gpu, clalgo::DeviceClass::other_gpu}) {
+        const auto info = clalgo::typical_device(device);
+        const auto segmented = clalgo::segmented_reduce_policy(info);
+        EXPECT_LE(segmented.group_size, info.max_work_group_size);
+        EXPECT_EQ(segmented.group_size & (segmented.group_size - 1), 0u);
+        for (std::int64_t n : {std::int64_t(0), std::int64_t(1) << 20, std::int64_t(1) << 36}) {
+            const auto histogram = clalgo::histogram_policy(info, n);
+            EXPECT_GE(histogram.groups, 1u);
+            EXPECT_LE(static_cast<double>(n) / double(histogram.groups), double(std::int64_t(1) << 31));
+            EXPECT_LE(histogram.local_bins * 4, info.local_memory_bytes);
+            EXPECT_EQ(histogram.contiguous_chunks, device == clalgo::DeviceClass::cpu);
+            EXPECT_GE(clalgo::list_builder_policy(info, n).groups, 1u);
+        }
+    }
+}
