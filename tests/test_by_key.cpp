@@ -4,6 +4,7 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -179,6 +180,57 @@ TEST(SegmentedReduce, EmptySegmentsGiveTheNeutralAndOneHugeSegmentIsSummed) {
     }
 }
 
+/// Sets CLALGO_SEGMENT_GROUP_SIZE for its lifetime: the work-group path (teams, barriers) on a CPU device too.
+struct ForcedSegmentGroupSize {
+    explicit ForcedSegmentGroupSize(const char* size) { setenv("CLALGO_SEGMENT_GROUP_SIZE", size, 1); }
+    ~ForcedSegmentGroupSize() { unsetenv("CLALGO_SEGMENT_GROUP_SIZE"); }
+};
+
+TEST(SegmentedReduce, WorkGroupTeamsKeepTheOrderOfANonCommutativeOperator) {
+    register_affine();
+    ForcedSegmentGroupSize forced("64");
+    for (std::size_t n : {std::size_t(0), std::size_t(257), std::size_t(4097), (std::size_t(1) << 20) + 3}) {
+        std::mt19937_64 engine(n);
+        std::vector<Affine> values(n);
+        for (auto& v : values) v = {engine() % 7 + 1, engine() % 1000};
+        // short runs (teams of 32 in a group of 64), one run, and segments of about 256 and of 1..3 items
+        check_by_key(run_keys<std::int64_t>(n, 64, n), values, affine_then, "(affine){1, 0}", then,
+                     [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        check_by_key(run_keys<std::int64_t>(n, 0, n), values, affine_then, "(affine){1, 0}", then,
+                     [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        for (std::int64_t length : {3, 256}) {
+            std::vector<std::int64_t> offsets{0};
+            while (offsets.back() < static_cast<std::int64_t>(n))
+                offsets.push_back(std::min<std::int64_t>(n, offsets.back() + 1 + std::int64_t(engine() % length)));
+            offsets.push_back(static_cast<std::int64_t>(n));  // and an empty last segment
+            auto d_values = clalgo::to_device(queue(), values);
+            auto d_offsets = clalgo::to_device(queue(), offsets);
+            clalgo::Array<Affine> out(queue(), offsets.size() - 1);
+            clalgo::segmented_reduce(queue(), d_values, d_offsets, out, affine_then, "(affine){1, 0}");
+            const auto got = out.to_host(queue());
+            for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+                const Affine expected = std::accumulate(values.begin() + offsets[s], values.begin() + offsets[s + 1],
+                                                        Affine{1, 0}, then);
+                ASSERT_TRUE(got[s].mul == expected.mul && got[s].add == expected.add) << "segment " << s << ", n = " << n;
+            }
+        }
+    }
+    check_by_key(run_keys<std::uint32_t>(4097, 9, 1), clalgo_test::random_values<std::int32_t>(4097, 1), "", "",
+                 [](std::int32_t a, std::int32_t) { return a; }, equal, false);
+}
+
+TEST(SegmentedReduce, CallingAgainBuildsNothing) {
+    auto values = clalgo::to_device(queue(), std::vector<float>(10, 1.0f));
+    auto offsets = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 4, 10});
+    clalgo::Array<float> out(queue(), 2);
+    auto& cache = context().state().attachment<clalgo::detail::SegmentedCache>();
+    clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0");
+    const std::size_t kernels = cache.kernels.size();
+    clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0");
+    EXPECT_EQ(cache.kernels.size(), kernels);
+    EXPECT_EQ(out.to_host(queue()), (std::vector<float>{4, 6}));
+}
+
 TEST(SegmentedReduce, RejectsOffsetsThatDoNotMatchTheOutput) {
     auto values = clalgo::to_device(queue(), std::vector<float>(4, 1.0f));
     auto offsets = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 4});
@@ -283,6 +335,9 @@ TEST(Policies, EveryDeviceClassGetsSensibleShapes) {
         const auto segmented = clalgo::segmented_reduce_policy(info);
         EXPECT_LE(segmented.group_size, info.max_work_group_size);
         EXPECT_EQ(segmented.group_size & (segmented.group_size - 1), 0u);
+        EXPECT_EQ(segmented.team_size(1), 1u);
+        EXPECT_EQ(segmented.team_size(256), std::min<std::size_t>(256, segmented.group_size));
+        EXPECT_EQ(segmented.team_size(std::int64_t(1) << 40), segmented.group_size);
         for (std::int64_t n : {std::int64_t(0), std::int64_t(1) << 20, std::int64_t(1) << 36}) {
             const auto histogram = clalgo::histogram_policy(info, n);
             EXPECT_GE(histogram.groups, 1u);

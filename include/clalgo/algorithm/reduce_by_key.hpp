@@ -65,7 +65,8 @@ cl::Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V
     const std::string differs = VectorTypeName<K>::value ? "any(keys[i] != keys[i-1])" : "keys[i] != keys[i-1]";
     copy_if(queue, range(0, n), run_starts, count, "i == 0 || " + differs, heads);
     const std::int64_t room = static_cast<std::int64_t>(std::min(keys_out.size(), values_out.size()));
-    return segmented.enqueue(queue, -1, room, count.buffer(), n, run_starts, values.buffer(), values.offset(), n,
+    // runs are usually short: teams of 32 work-items on a GPU (the policy caps it)
+    return segmented.enqueue(queue, 32, -1, room, count.buffer(), n, run_starts, values.buffer(), values.offset(), n,
                              values_out.buffer(), values_out.offset(), keys.buffer(), keys.offset(),
                              keys_out.buffer(), keys_out.offset());
 }

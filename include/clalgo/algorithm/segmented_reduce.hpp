@@ -11,6 +11,7 @@
 #include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
+#include <clalgo/core/environment.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/segments.hpp>
@@ -65,12 +66,13 @@ public:
         : shape_(std::move(shape)), signature_(parameters(!shape_.key_type.empty())) {
         const bool by_key = !shape_.key_type.empty();
         auto generate = [&](const DeviceInfo& info) {
+            policies_[&info] = segmented_reduce_policy(info);  // the launches use the policy the source was made with
             return render(cl_source::segmented_reduce,
                           {{"prologue", library_text(program_prologue(info, {shape_.value_type, shape_.key_type}))},
                            {"preamble", user_text("preamble", shape_.options.preamble)},
                            {"value_type", library_text(shape_.value_type)},
                            {"key_type", library_text(by_key ? shape_.key_type : "int")},
-                           {"group_size", library_text(std::to_string(segmented_reduce_policy(info).group_size))},
+                           {"group_size", library_text(std::to_string(policies_[&info].group_size))},
                            {"fold", library_text(shape_.fold ? "1" : "0")},
                            {"by_key", library_text(by_key ? "1" : "0")},
                            {"neutral", user_text("neutral", shape_.neutral)},
@@ -88,18 +90,20 @@ public:
 
     /// Segments [offsets[s], offsets[s+1]) of `values`: `segments` of them, or (segments < 0) count[0] of them
     /// but at most `room`, the last one ending at `total` where total >= 0. Key buffers are used by key only.
-    cl::Event enqueue(const Queue& queue, std::int64_t segments, std::int64_t room, const cl::Buffer& count,
+    /// `average_length`: the segments' expected length, which sets how many work-items fold each.
+    cl::Event enqueue(const Queue& queue, std::int64_t average_length, std::int64_t segments, std::int64_t room, const cl::Buffer& count,
                       std::int64_t total, const ArrayView<std::int64_t>& offsets, const cl::Buffer& values,
                       std::size_t values_offset, std::int64_t value_count, const cl::Buffer& out, std::size_t out_offset,
                       const cl::Buffer& keys = {}, std::size_t keys_offset = 0, const cl::Buffer& keys_out = {},
                       std::size_t keys_out_offset = 0) const {
         auto& on = program_.on(queue);
-        const auto policy = segmented_reduce_policy(*on.info);
+        const auto policy = policies_.at(on.info);
         const std::int64_t most = segments >= 0 ? segments : room;
+        const std::size_t lanes = policy.team_size(average_length);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(shape_.name);
         KernelArguments arguments(kernel, signature_);
-        arguments.set("clalgo_segment_count", cl_long(segments)).set("clalgo_segment_room", cl_long(room))
+        arguments.set("clalgo_team_size", cl_long(lanes)).set("clalgo_segment_count", cl_long(segments)).set("clalgo_segment_room", cl_long(room))
             .set("clalgo_count", count).set("clalgo_total", cl_long(total)).set("clalgo_value_count", cl_long(value_count))
             .set("clalgo_offsets", offsets.buffer()).set("clalgo_offsets_offset", cl_long(offsets.offset()))
             .set("clalgo_values", values).set("clalgo_values_offset", cl_long(values_offset))
@@ -108,14 +112,16 @@ public:
             arguments.set("clalgo_keys", keys).set("clalgo_keys_offset", cl_long(keys_offset))
                 .set("clalgo_keys_out", keys_out).set("clalgo_keys_out_offset", cl_long(keys_out_offset));
         arguments.done();
-        const std::size_t groups = static_cast<std::size_t>(
-            std::max<std::int64_t>(1, std::min<std::int64_t>(most, static_cast<std::int64_t>(policy.max_groups))));
+        const std::int64_t teams = static_cast<std::int64_t>(policy.group_size / lanes);
+        const std::size_t groups = static_cast<std::size_t>(std::max<std::int64_t>(
+            1, std::min<std::int64_t>((most + teams - 1) / teams, static_cast<std::int64_t>(policy.max_groups))));
         return launch(queue, kernel, groups * policy.group_size, policy.group_size, {}, shape_.name.c_str());
     }
 
 private:
     static Signature parameters(bool by_key) {
-        std::vector<Parameter> list{{"long", "clalgo_segment_count"},
+        std::vector<Parameter> list{{"long", "clalgo_team_size"},
+                                    {"long", "clalgo_segment_count"},
                                     {"long", "clalgo_segment_room"},
                                     {"__global const long *", "clalgo_count"},
                                     {"long", "clalgo_total"},
@@ -136,6 +142,7 @@ private:
 
     SegmentedShape shape_;
     Signature signature_;
+    std::map<const DeviceInfo*, SegmentedReducePolicy> policies_;
     KernelProgram program_;
 };
 
@@ -147,7 +154,8 @@ struct SegmentedCache {
 
 inline const SegmentedReduceKernel& cached_segmented(const Context& context, const SegmentedShape& shape) {
     auto& cache = context.state().attachment<SegmentedCache>();
-    const std::string key = shape.cache_key();
+    // the forced group size shapes the source too
+    const std::string key = shape.cache_key() + '\0' + environment("CLALGO_SEGMENT_GROUP_SIZE").value_or("");
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto& slot = cache.kernels[key];
     if (!slot) slot = std::make_shared<SegmentedReduceKernel>(context, shape);
@@ -174,7 +182,7 @@ cl::Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const
     const auto& kernel = detail::cached_segmented(queue.context(), shape);
     const std::int64_t segments = static_cast<std::int64_t>(out.size());
     if (segments == 0) return detail::marker(queue, {});
-    return kernel.enqueue(queue, segments, segments, offsets.buffer(), -1, offsets, values.buffer(), values.offset(),
+    return kernel.enqueue(queue, static_cast<std::int64_t>(values.size()) / segments + 1, segments, segments, offsets.buffer(), -1, offsets, values.buffer(), values.offset(),
                           static_cast<std::int64_t>(values.size()), out.buffer(), out.offset());
 }
 

@@ -13,16 +13,30 @@
 
 namespace clalgo {
 
-/// segmented_reduce: one work-group per segment (grid-stride over segments). A CPU gets work-groups of one
-/// work-item, each folding whole segments in order; a GPU gets groups of 256 that fold a segment in contiguous
-/// slices and combine the slices in order.
+/// segmented_reduce: each segment is folded by a team of work-items (grid-stride over segments). A CPU gets
+/// work-groups of one work-item, each folding whole segments in order; a GPU gets groups of 256 split into teams
+/// as wide as the segments are long (32 where that is unknown), each folding contiguous slices of its segment
+/// and combining them in order.
 struct SegmentedReducePolicy {
     std::size_t group_size = 1;
     std::size_t max_groups = 1;
+
+    /// Work-items per segment for segments of about `average_length` items (a power of two <= group_size).
+    std::size_t team_size(std::int64_t average_length) const {
+        std::size_t lanes = 1;
+        while (lanes < group_size && static_cast<std::int64_t>(lanes) < average_length) lanes *= 2;
+        return lanes;
+    }
 };
 
+/// CLALGO_SEGMENT_GROUP_SIZE (1 to 1024) overrides the work-group size, e.g. to run the GPU path on a CPU.
 inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info) {
     SegmentedReducePolicy policy;
+    if (const auto forced = detail::tuning_number("CLALGO_SEGMENT_GROUP_SIZE", 1, 1024)) {
+        policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(*forced, info.max_work_group_size));
+        policy.max_groups = std::size_t(info.compute_units) * (policy.group_size == 1 ? 8 : 64);
+        return policy;
+    }
     if (device_class(info) == DeviceClass::cpu) {
         policy.group_size = 1;
         policy.max_groups = std::size_t(info.compute_units) * 8;
