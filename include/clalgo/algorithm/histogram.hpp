@@ -12,6 +12,7 @@
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/array.hpp>
+#include <clalgo/core/environment.hpp>
 #include <clalgo/core/error.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/policy/segments.hpp>
@@ -64,6 +65,7 @@ public:
         const std::string parameters = detail::kernel_parameters(declarations_);
         auto generate = [&](const DeviceInfo& info) {
             const auto policy = histogram_policy(info, 0);
+            shapes_[&info] = policy;  // the launches keep the shape the source was made with
             return detail::render(
                 detail::cl_source::histogram,
                 {{"prologue", detail::library_text(detail::program_prologue(info, types))},
@@ -104,7 +106,10 @@ public:
         cl::Event zeroed = bins.fill(queue, Count(0), wait);
         if (n == 0) return zeroed;
         auto& on = program_.on(queue);
-        const auto policy = histogram_policy(*on.info, n);
+        auto policy = histogram_policy(*on.info, n);
+        const HistogramPolicy& built = shapes_.at(on.info);
+        if (policy.group_size != built.group_size) policy = built;  // the override changed since: keep to the source
+        policy.groups = std::max<std::size_t>(policy.groups, static_cast<std::size_t>((n >> 31) + 1));
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(options_.name);
         detail::KernelArguments(kernel, signature_)
@@ -122,6 +127,7 @@ private:
                                  {"long", "clalgo_counts_offset"}};
     std::vector<ArgumentDeclaration> declarations_;
     HistogramOptions options_;
+    std::map<const DeviceInfo*, HistogramPolicy> shapes_;
     detail::KernelProgram program_;
 };
 
@@ -156,7 +162,8 @@ cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayV
     std::shared_ptr<void> slot;
     {
         std::lock_guard<std::mutex> lock(cache.mutex);
-        auto& entry = cache.kernels[value + '\0' + type_name<Count>()];
+        auto& entry = cache.kernels[value + '\0' + type_name<Count>() + '\0' +
+                                    detail::environment("CLALGO_HISTOGRAM_GROUP_SIZE").value_or("")];
         if (!entry) {
             HistogramOptions options;
             options.name = "histogram_even";

@@ -57,18 +57,21 @@ struct HistogramPolicy {
     bool contiguous_chunks = false;  ///< one contiguous chunk per work-item instead of a grid-stride loop
 };
 
+/// CLALGO_HISTOGRAM_GROUP_SIZE (1 to 1024) overrides the work-group size (and with more than 1, the grid-stride
+/// loop of GPUs), e.g. to run the GPU path on a CPU.
 inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n) {
     HistogramPolicy policy;
     const std::uint64_t items = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1));
     // local 32-bit counters: no group may count more than 2^31 items
     const std::size_t fewest = static_cast<std::size_t>((items >> 31) + 1);
     policy.local_bins = static_cast<std::size_t>(std::min<std::uint64_t>(4096, info.local_memory_bytes / 8));
-    if (device_class(info) == DeviceClass::cpu) {
+    const auto forced = detail::tuning_number("CLALGO_HISTOGRAM_GROUP_SIZE", 1, 1024);
+    if (forced ? *forced == 1 : device_class(info) == DeviceClass::cpu) {
         policy.group_size = 1;
         policy.contiguous_chunks = true;
         policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(items / 4096 + 1, info.compute_units * 4ull), fewest);
     } else {
-        policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+        policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(forced.value_or(256), info.max_work_group_size));
         const std::uint64_t wanted = (items + policy.group_size * 16 - 1) / (policy.group_size * 16);
         policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(wanted, info.compute_units * 8ull), fewest);
     }
