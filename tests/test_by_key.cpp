@@ -1,244 +1,368 @@
-// histogram (even bins and HistogramKernel), segmented_reduce and reduce_by_key / unique_by_key against plain CPU
-// loops: every size class, integer and floating-point values, values outside the bins, empty and huge segments,
-// all-equal and all-distinct keys, and non-commutative operators (composition of affine maps x -> m*x + c on
-// 32-bit unsigned integers, exact on both sides), plus their policies on every device class and misuse.
+// reduce_by_key, unique_by_key, segmented_reduce, histogram and ListOfListsBuilder against independent CPU
+// computations (grouping runs with a loop and std::map, std::accumulate per segment, a plain histogram loop), at
+// sizes around one and several work-groups and about a million; the policies on every device class.
 #include "support.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <numeric>
 #include <random>
-#include <string>
 #include <vector>
 
 using clalgo_test::context;
+using clalgo_test::message_of;
 using clalgo_test::queue;
 
 namespace {
 
-const std::vector<std::size_t> sizes{0, 1, 2, 255, 256, 257, 4097, (1u << 20) + 3};
+const std::vector<std::size_t> sizes{0, 1, 2, 255, 256, 257, 4097, (std::size_t(1) << 20) + 3};
 
-/// Affine maps x -> x.s0 * x + x.s1, composed left to right: `then(f, g)` applies f, then g. Not commutative.
-cl_uint2 then(cl_uint2 f, cl_uint2 g) {
-    cl_uint2 h;
-    h.s[0] = f.s[0] * g.s[0];
-    h.s[1] = f.s[1] * g.s[0] + g.s[1];
-    return h;
-}
-const char* then_expr = "(uint2)(a.x * b.x, a.y * b.x + b.y)";
-const char* identity_map = "(uint2)(1, 0)";
+/// An affine map x -> mul * x + add (mod 2^64); composing them is associative but not commutative.
+struct Affine {
+    std::uint64_t mul, add;
+};
 
-std::vector<cl_uint2> random_maps(std::size_t n, unsigned seed) {
-    std::mt19937 random(seed);
-    std::vector<cl_uint2> maps(n);
-    for (auto& map : maps) map.s[0] = random() | 1u, map.s[1] = random();
-    return maps;
+void register_affine() {
+    static const bool registered = [] {
+        clalgo::register_struct<Affine>("affine", "typedef struct { ulong mul, add; } affine;",
+                                        {CLALGO_FIELD(Affine, mul), CLALGO_FIELD(Affine, add)});
+        return true;
+    }();
+    (void)registered;
 }
 
-bool same(cl_uint2 a, cl_uint2 b) { return a.s[0] == b.s[0] && a.s[1] == b.s[1]; }
+/// a first, then b
+Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
+const char* affine_then = "(affine){a.mul * b.mul, b.mul * a.add + b.add}";
 
-template <class T>
-void check_even_histogram(std::size_t n, std::size_t bin_count, double lower, double upper, unsigned seed) {
-    std::mt19937_64 random(seed);
-    std::vector<T> values(n);
-    for (auto& value : values) {
-        if constexpr (std::is_floating_point_v<T>)
-            value = static_cast<T>(lower + (upper - lower) * (static_cast<double>(random() % 1400) / 1000.0 - 0.2));
-        else
-            value = static_cast<T>(static_cast<std::int64_t>(lower) - 20 +
-                                   static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(upper - lower + 40)));
-    }
-    if constexpr (std::is_floating_point_v<T>)
-        if (n > 3) values[n / 2] = std::numeric_limits<T>::quiet_NaN();
-    std::vector<std::uint32_t> expected(bin_count, 0);
-    for (T value : values) {
-        if constexpr (std::is_floating_point_v<T>) {
-            const T low = static_cast<T>(lower), high = static_cast<T>(upper);
-            const T scale = static_cast<T>(bin_count) / (high - low);
-            if (value >= low && value < high)
-                ++expected[std::min<std::int64_t>(static_cast<std::int64_t>((value - low) * scale), bin_count - 1)];
-        } else {
-            const auto v = static_cast<std::int64_t>(value), low = static_cast<std::int64_t>(lower),
-                       high = static_cast<std::int64_t>(upper);
-            if (v >= low && v < high)
-                ++expected[static_cast<std::uint64_t>(v - low) * bin_count / static_cast<std::uint64_t>(high - low)];
+/// Keys in runs of random length 1..max_run (max_run 0: all equal; 1: all distinct).
+template <class K>
+std::vector<K> run_keys(std::size_t n, int max_run, std::uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    std::vector<K> keys(n);
+    K key = 0;
+    std::size_t left = 0;
+    for (auto& k : keys) {
+        if (max_run != 0 && left == 0) {
+            key = static_cast<K>(key + 1 + engine() % 3);  // wraps for small types: neighbours still differ
+            left = 1 + engine() % max_run;
         }
+        k = key;
+        if (left) --left;
     }
-    auto device = clalgo::to_device(queue(), values);
-    clalgo::Array<std::uint32_t> bins(queue(), bin_count);
-    bins.fill(queue(), 77);  // replaced, not added to
-    clalgo::histogram(queue(), device.view(), bins.view(), {lower, upper});
-    EXPECT_EQ(bins.to_host(queue()), expected) << clalgo::type_name<T>() << " n=" << n << " bins=" << bin_count;
+    return keys;
 }
 
-TEST(Histogram, EvenBinsCountEveryValueInsideAndNoneOutside) {
-    for (std::size_t n : sizes) {
-        check_even_histogram<std::int32_t>(n, 256, -1000, 1001, unsigned(n));
-        check_even_histogram<float>(n, 100, -2.5, 7.5, unsigned(n) + 1);
+/// The runs of equal consecutive keys, folded left to right with op (std::map numbers the runs).
+template <class K, class V, class Op>
+std::pair<std::vector<K>, std::vector<V>> cpu_by_key(const std::vector<K>& keys, const std::vector<V>& values, Op op,
+                                                     bool fold) {
+    std::map<std::size_t, std::pair<K, V>> runs;
+    std::size_t run = 0;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (k > 0 && keys[k] != keys[k - 1]) ++run;
+        auto found = runs.find(run);
+        if (found == runs.end()) runs.emplace(run, std::make_pair(keys[k], values[k]));
+        else if (fold) found->second.second = op(found->second.second, values[k]);
     }
-    check_even_histogram<std::int8_t>(5000, 10, -100, 100, 3);
-    check_even_histogram<std::uint16_t>(5000, 7, 10, 60000, 4);
-    check_even_histogram<std::int64_t>(5000, 1, -5, 5, 5);
-    check_even_histogram<std::uint8_t>(5000, 300, 0, 256, 6);
-    if (clalgo_test::has_fp64()) check_even_histogram<double>(100003, 1000, -1e6, 1e6, 7);
-}
-
-TEST(Histogram, KernelCountsABinExpressionOverArraysAndRangesIn64BitCounts) {
-    clalgo::HistogramKernel<std::uint64_t> digits(context(), "const uint *x, uint base", "(long)(x[i] % base)");
-    clalgo::HistogramKernel<std::int32_t> over_range(context(), "", "(i % 3 == 0) ? (i / 3) % 5 : -1");
-    for (std::size_t n : sizes) {
-        std::vector<cl_uint> x(n);
-        for (std::size_t k = 0; k < n; ++k) x[k] = cl_uint(k * 2654435761u);
-        std::vector<std::uint64_t> expected(7, 0);
-        for (cl_uint value : x) ++expected[value % 7];
-        auto device = clalgo::to_device(queue(), x);
-        clalgo::Array<std::uint64_t> bins(queue(), 7);
-        digits(queue(), bins, device, cl_uint(7));
-        EXPECT_EQ(bins.to_host(queue()), expected) << "n=" << n;
-
-        std::vector<std::int32_t> range_expected(5, 0);
-        for (std::int64_t i = 10; i < 10 + std::int64_t(n); i += 2)
-            if (i % 3 == 0) ++range_expected[(i / 3) % 5];
-        clalgo::Array<std::int32_t> range_bins(queue(), 5);
-        over_range(queue(), range_bins, clalgo::range(10, 10 + std::int64_t(n), 2));
-        EXPECT_EQ(range_bins.to_host(queue()), range_expected) << "n=" << n;
+    std::pair<std::vector<K>, std::vector<V>> out;
+    for (const auto& [index, kv] : runs) {
+        out.first.push_back(kv.first);
+        out.second.push_back(kv.second);
     }
+    return out;
 }
 
-TEST(Histogram, MisuseThrowsNamingTheProblem) {
-    auto values = clalgo::to_device(queue(), std::vector<float>{1, 2, 3});
-    clalgo::Array<std::uint32_t> bins(queue(), 4), none;
-    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-        clalgo::histogram(queue(), values.view(), bins.view(), {5, 5});
-    }), "lower (5.000000) must be below upper"));
-    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-        clalgo::histogram(queue(), values.view(), none.view(), {0, 5});
-    }), "bins array is empty"));
-    auto ints = clalgo::to_device(queue(), std::vector<std::int32_t>{1, 2, 3});
-    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-        clalgo::histogram(queue(), ints.view(), bins.view(), {0.5, 5});
-    }), "whole numbers"));
-}
-
-TEST(SegmentedReduce, EverySegmentInOrderWithEmptyAndHugeSegments) {
-    for (std::size_t n : sizes) {
-        const auto maps = random_maps(n, unsigned(n) + 9);
-        // segments: an empty one first, then lengths cycling 0, 1, 5, 300, and the rest as one huge segment
-        std::vector<std::int64_t> offsets{0, 0};
-        const std::size_t lengths[] = {0, 1, 5, 300};
-        for (std::size_t k = 0; offsets.back() < std::int64_t(n) / 2; ++k)
-            offsets.push_back(std::min<std::int64_t>(offsets.back() + lengths[k % 4], n));
-        offsets.push_back(n);
-        offsets.push_back(n);
-        std::vector<cl_uint2> expected;
-        for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
-            cl_uint2 total{{1, 0}};
-            for (std::int64_t k = offsets[s]; k < offsets[s + 1]; ++k) total = then(total, maps[k]);
-            expected.push_back(total);
-        }
-        auto device = clalgo::to_device(queue(), maps);
-        auto device_offsets = clalgo::to_device(queue(), offsets);
-        clalgo::Array<cl_uint2> out(queue(), offsets.size() - 1);
-        clalgo::segmented_reduce(queue(), device.view(), device_offsets.view(), out.view(), then_expr, identity_map);
-        const auto got = out.to_host(queue());
-        for (std::size_t s = 0; s < expected.size(); ++s) ASSERT_TRUE(same(got[s], expected[s])) << "n=" << n << " segment " << s;
+template <class K, class V, class Op, class Same>
+void check_by_key(const std::vector<K>& keys, const std::vector<V>& values, const char* expr, const char* neutral,
+                  Op op, Same same, bool fold = true) {
+    const auto expected = cpu_by_key(keys, values, op, fold);
+    auto d_keys = clalgo::to_device(queue(), keys);
+    auto d_values = clalgo::to_device(queue(), values);
+    auto [keys_out, values_out, count] = fold ? clalgo::reduce_by_key(queue(), d_keys, d_values, expr, neutral)
+                                              : clalgo::unique_by_key(queue(), d_keys, d_values);
+    const std::int64_t runs = count.get(queue());
+    ASSERT_EQ(runs, static_cast<std::int64_t>(expected.first.size())) << "n = " << keys.size();
+    const auto got_keys = keys_out.view(0, runs).to_host(queue());
+    const auto got_values = values_out.view(0, runs).to_host(queue());
+    for (std::int64_t r = 0; r < runs; ++r) {
+        ASSERT_EQ(got_keys[r], expected.first[r]) << "run " << r << " of " << runs << ", n = " << keys.size();
+        ASSERT_TRUE(same(got_values[r], expected.second[r])) << "run " << r << " of " << runs << ", n = " << keys.size();
     }
 }
 
-TEST(SegmentedReduce, SumsOfSegmentsOf256With32BitOffsetsAndMisuse) {
-    const std::size_t n = 100000;
-    std::vector<float> values(n);
-    for (std::size_t k = 0; k < n; ++k) values[k] = float(k % 17) - 8.0f;
-    std::vector<std::int32_t> offsets;
-    for (std::size_t k = 0; k <= n; k += 256) offsets.push_back(std::int32_t(k));
-    offsets.push_back(std::int32_t(n));
-    std::vector<float> expected;
-    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
-        float total = 0;
-        for (std::int32_t k = offsets[s]; k < offsets[s + 1]; ++k) total += values[k];
-        expected.push_back(total);
-    }
-    auto device = clalgo::to_device(queue(), values);
-    auto device_offsets = clalgo::to_device(queue(), offsets);
-    clalgo::Array<float> out(queue(), offsets.size() - 1);
-    clalgo::segmented_reduce(queue(), device.view(), device_offsets.view(), out.view(), "a+b", "0");
-    EXPECT_EQ(out.to_host(queue()), expected);  // small integers: exact in any order
-    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-        clalgo::segmented_reduce(queue(), device.view(), device_offsets.view(), out.view(0, 3), "a+b", "0");
-    }), "segments but an output of 3"));
-}
-
-TEST(ReduceByKey, RunsOfEqualKeysReduceInOrderAtEverySize) {
-    for (std::size_t n : sizes) {
-        for (std::uint64_t distinct : {1, 3, 1000000}) {
-            std::mt19937 random(unsigned(n + distinct));
-            std::vector<std::int32_t> keys(n);
-            std::int32_t key = 0;
-            for (std::size_t k = 0; k < n; ++k) {
-                if (distinct == 1000000 || random() % 4 == 0) key = std::int32_t(random() % distinct);
-                keys[k] = key;
-            }
-            const auto maps = random_maps(n, unsigned(n) + 1);
-            std::vector<std::int32_t> expected_keys;
-            std::vector<cl_uint2> expected_maps;
-            for (std::size_t k = 0; k < n; ++k) {
-                if (k == 0 || keys[k] != keys[k - 1]) expected_keys.push_back(keys[k]), expected_maps.push_back({{1, 0}});
-                expected_maps.back() = then(expected_maps.back(), maps[k]);
-            }
-            auto device_keys = clalgo::to_device(queue(), keys);
-            auto device_maps = clalgo::to_device(queue(), maps);
-            auto [keys_out, maps_out, runs] = clalgo::reduce_by_key(queue(), device_keys.view(), device_maps.view(), then_expr, identity_map);
-            const std::int64_t count = runs.get(queue());
-            ASSERT_EQ(count, std::int64_t(expected_keys.size())) << "n=" << n << " distinct=" << distinct;
-            const auto got_keys = keys_out.to_host(queue());
-            const auto got_maps = maps_out.to_host(queue());
-            for (std::int64_t r = 0; r < count; ++r) {
-                ASSERT_EQ(got_keys[r], expected_keys[r]) << "n=" << n << " run " << r;
-                ASSERT_TRUE(same(got_maps[r], expected_maps[r])) << "n=" << n << " run " << r;
-            }
-            // unique_by_key: the first value of each run
-            auto [first_keys, first_maps, first_count] = clalgo::unique_by_key(queue(), device_keys.view(), device_maps.view());
-            ASSERT_EQ(first_count.get(queue()), count);
-            const auto got_first = first_maps.to_host(queue());
-            std::vector<std::size_t> heads;
-            for (std::size_t k = 0; k < n; ++k)
-                if (k == 0 || keys[k] != keys[k - 1]) heads.push_back(k);
-            for (std::int64_t r = 0; r < count; ++r)
-                ASSERT_TRUE(same(got_first[r], maps[heads[r]])) << "n=" << n << " run " << r;
-        }
-    }
-}
-
-TEST(ReduceByKey, IntoArraysTooSmallWritesOnlyWhatFitsButCountsAll) {
-    std::vector<float> keys{1, 1, 2, 3, 3, 3, 4}, values{1, 2, 3, 4, 5, 6, 7};
-    auto device_keys = clalgo::to_device(queue(), keys);
-    auto device_values = clalgo::to_device(queue(), values);
-    clalgo::Array<float> keys_out(queue(), 2), sums(queue(), 2);
-    clalgo::Array<std::int64_t> count(queue(), 1);
-    clalgo::reduce_by_key(queue(), device_keys.view(), device_values.view(), keys_out.view(), sums.view(), count.view(), "a+b", "0");
-    EXPECT_EQ(count.to_host(queue()), std::vector<std::int64_t>{4});
-    EXPECT_EQ(keys_out.to_host(queue()), (std::vector<float>{1, 2}));
-    EXPECT_EQ(sums.to_host(queue()), (std::vector<float>{3, 3}));
-    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-        clalgo::reduce_by_key(queue(), device_keys.view(), device_values.view(0, 6), "a+b", "0");
-    }), "7 keys but 6 values"));
-}
-
-TEST(ByKeyPolicy, EveryDeviceClass) {
-    using clalgo::DeviceClass;
-    const auto cpu = clalgo::typical_device(DeviceClass::cpu);
-    EXPECT_TRUE(clalgo::detail::histogram_policy(cpu).contiguous);
-    EXPECT_EQ(clalgo::detail::histogram_policy(cpu).group_size, 1u);
-    EXPECT_TRUE(clalgo::detail::segmented_reduce_policy(cpu, 4).segment_per_item);
-    for (auto device : {DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
-        const auto info = clalgo::typical_device(device);
-        const auto histogram = clalgo::detail::histogram_policy(info);
-        EXPECT_FALSE(histogram.contiguous);
-        EXPECT_LE(histogram.local_bins * 4, info.local_memory_bytes);
-        EXPECT_GE(histogram.groups_for(std::uint64_t(1) << 40), std::size_t(1) << 9);  // 32-bit local counters
-        const auto segmented = clalgo::detail::segmented_reduce_policy(info, 64);
-        EXPECT_FALSE(segmented.segment_per_item);
-        EXPECT_LE(segmented.group_size * 64, info.local_memory_bytes);
-    }
-}
+auto equal = [](auto a, auto b) { return a == b; };
 
 }  // namespace
+
+TEST(ReduceByKey, SumsRunsOfInt32KeysWithFloatValues) {
+    for (std::size_t n : sizes)
+        for (int max_run : {64, 0, 1}) {
+            auto values = clalgo_test::random_values<std::int32_t>(n, n);
+            check_by_key(run_keys<std::int32_t>(n, max_run, n), std::vector<float>(values.begin(), values.end()), "a+b",
+                         "0", [](float a, float b) { return a + b; }, equal);
+        }
+}
+
+TEST(ReduceByKey, SmallAndWideKeyAndValueTypes) {
+    for (std::size_t n : sizes) {
+        check_by_key(run_keys<std::int8_t>(n, 5, n), clalgo_test::random_values<std::int64_t>(n, n), "a+b", "0",
+                     [](std::int64_t a, std::int64_t b) { return a + b; }, equal);
+        if (clalgo_test::has_fp64())
+            check_by_key(run_keys<std::int16_t>(n, 300, n), clalgo_test::random_values<double>(n, n), "max(a, b)",
+                         "-INFINITY", [](double a, double b) { return std::max(a, b); }, equal);
+    }
+}
+
+TEST(ReduceByKey, KeepsOrderOfANonCommutativeOperatorOnAStruct) {
+    register_affine();
+    for (std::size_t n : sizes)
+        for (int max_run : {64, 0}) {
+            std::mt19937_64 engine(n);
+            std::vector<Affine> values(n);
+            for (auto& v : values) v = {engine() % 7 + 1, engine() % 1000};
+            check_by_key(run_keys<std::int64_t>(n, max_run, n), values, affine_then, "(affine){1, 0}", then,
+                         [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        }
+}
+
+TEST(UniqueByKey, KeepsTheFirstKeyAndValueOfEachRun) {
+    for (std::size_t n : sizes)
+        check_by_key(run_keys<std::uint32_t>(n, 9, n), clalgo_test::random_values<std::int32_t>(n, n), "", "",
+                     [](std::int32_t a, std::int32_t) { return a; }, equal, false);
+}
+
+TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {
+    const auto keys = run_keys<std::int32_t>(1000, 1, 3);  // 1000 runs
+    auto d_keys = clalgo::to_device(queue(), keys);
+    auto d_values = clalgo::to_device(queue(), std::vector<float>(1000, 1.0f));
+    clalgo::Array<std::int32_t> keys_out(queue(), 10);
+    clalgo::Array<float> sums(queue(), 10);
+    clalgo::Array<std::int64_t> count(queue(), 1);
+    clalgo::reduce_by_key(queue(), d_keys, d_values, keys_out, sums, count, "a+b", "0");
+    EXPECT_EQ(count.to_host(queue())[0], 1000);
+    EXPECT_EQ(keys_out.to_host(queue()), std::vector<std::int32_t>(keys.begin(), keys.begin() + 10));
+}
+
+TEST(ReduceByKey, RejectsMismatchedLengths) {
+    auto keys = clalgo::to_device(queue(), std::vector<std::int32_t>(5, 1));
+    auto values = clalgo::to_device(queue(), std::vector<float>(4, 1.0f));
+    const auto message = message_of<std::invalid_argument>([&] { clalgo::reduce_by_key(queue(), keys, values, "a+b", "0"); });
+    EXPECT_TRUE(clalgo_test::contains(message, "reduce_by_key"));
+    EXPECT_TRUE(clalgo_test::contains(message, "'values'"));
+}
+
+TEST(SegmentedReduce, EmptySegmentsGiveTheNeutralAndOneHugeSegmentIsSummed) {
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    const auto ints = clalgo_test::random_values<std::int32_t>(n, 7);
+    const std::vector<float> values(ints.begin(), ints.end());
+    std::vector<std::vector<std::int64_t>> layouts{
+        {0, 0, 0},                                                      // empty segments
+        {0, static_cast<std::int64_t>(n)},                              // one huge segment
+        {0, 0, 1, 1, 2, 257, 257, 4354, static_cast<std::int64_t>(n)},  // a mix
+        {5},                                                            // no segment
+    };
+    std::vector<std::int64_t> regular;
+    for (std::int64_t at = 0; at <= static_cast<std::int64_t>(n); at += 256) regular.push_back(at);
+    layouts.push_back(regular);
+    auto d_values = clalgo::to_device(queue(), values);
+    for (const auto& offsets : layouts) {
+        auto d_offsets = clalgo::to_device(queue(), offsets);
+        clalgo::Array<float> out(queue(), offsets.size() - 1);
+        clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "a+b", "0");
+        const auto got = out.to_host(queue());
+        for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+            ASSERT_EQ(got[s], std::accumulate(values.begin() + offsets[s], values.begin() + offsets[s + 1], 0.0f))
+                << "segment " << s;
+    }
+}
+
+/// Sets CLALGO_SEGMENT_GROUP_SIZE for its lifetime: the work-group path (teams, barriers) on a CPU device too.
+struct ForcedSegmentGroupSize {
+    explicit ForcedSegmentGroupSize(const char* size) { setenv("CLALGO_SEGMENT_GROUP_SIZE", size, 1); }
+    ~ForcedSegmentGroupSize() { unsetenv("CLALGO_SEGMENT_GROUP_SIZE"); }
+};
+
+TEST(SegmentedReduce, WorkGroupTeamsKeepTheOrderOfANonCommutativeOperator) {
+    register_affine();
+    ForcedSegmentGroupSize forced("64");
+    for (std::size_t n : {std::size_t(0), std::size_t(257), std::size_t(4097), (std::size_t(1) << 20) + 3}) {
+        std::mt19937_64 engine(n);
+        std::vector<Affine> values(n);
+        for (auto& v : values) v = {engine() % 7 + 1, engine() % 1000};
+        // short runs (teams of 32 in a group of 64), one run, and segments of about 256 and of 1..3 items
+        check_by_key(run_keys<std::int64_t>(n, 64, n), values, affine_then, "(affine){1, 0}", then,
+                     [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        check_by_key(run_keys<std::int64_t>(n, 0, n), values, affine_then, "(affine){1, 0}", then,
+                     [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        for (std::int64_t length : {3, 256}) {
+            std::vector<std::int64_t> offsets{0};
+            while (offsets.back() < static_cast<std::int64_t>(n))
+                offsets.push_back(std::min<std::int64_t>(n, offsets.back() + 1 + std::int64_t(engine() % length)));
+            offsets.push_back(static_cast<std::int64_t>(n));  // and an empty last segment
+            auto d_values = clalgo::to_device(queue(), values);
+            auto d_offsets = clalgo::to_device(queue(), offsets);
+            clalgo::Array<Affine> out(queue(), offsets.size() - 1);
+            clalgo::segmented_reduce(queue(), d_values, d_offsets, out, affine_then, "(affine){1, 0}");
+            const auto got = out.to_host(queue());
+            for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+                const Affine expected = std::accumulate(values.begin() + offsets[s], values.begin() + offsets[s + 1],
+                                                        Affine{1, 0}, then);
+                ASSERT_TRUE(got[s].mul == expected.mul && got[s].add == expected.add) << "segment " << s << ", n = " << n;
+            }
+        }
+    }
+    check_by_key(run_keys<std::uint32_t>(4097, 9, 1), clalgo_test::random_values<std::int32_t>(4097, 1), "", "",
+                 [](std::int32_t a, std::int32_t) { return a; }, equal, false);
+}
+
+TEST(SegmentedReduce, CallingAgainBuildsNothing) {
+    auto values = clalgo::to_device(queue(), std::vector<float>(10, 1.0f));
+    auto offsets = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 4, 10});
+    clalgo::Array<float> out(queue(), 2);
+    auto& cache = context().state().attachment<clalgo::detail::SegmentedCache>();
+    clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0");
+    const std::size_t kernels = cache.kernels.size();
+    clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0");
+    EXPECT_EQ(cache.kernels.size(), kernels);
+    EXPECT_EQ(out.to_host(queue()), (std::vector<float>{4, 6}));
+}
+
+TEST(SegmentedReduce, RejectsOffsetsThatDoNotMatchTheOutput) {
+    auto values = clalgo::to_device(queue(), std::vector<float>(4, 1.0f));
+    auto offsets = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 4});
+    clalgo::Array<float> out(queue(), 2);
+    EXPECT_TRUE(clalgo_test::contains(message_of<std::invalid_argument>([&] {
+        clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0"); }), "'offsets'"));
+}
+
+TEST(Histogram, CountsEvenBinsAndLeavesOutValuesOutside) {
+    for (std::size_t n : sizes) {
+        std::mt19937_64 engine(n);
+        std::vector<std::int32_t> values(n);
+        for (auto& v : values) v = static_cast<std::int32_t>(engine() % 2400) - 1200;  // some outside [-1000, 1001)
+        std::vector<std::uint32_t> expected(256, 0);
+        for (auto v : values)
+            if (v >= -1000 && v < 1001) ++expected[(std::int64_t(v) + 1000) * 256 / 2001];
+        auto d_values = clalgo::to_device(queue(), values);
+        clalgo::Array<std::uint32_t> bins(queue(), 256);
+        clalgo::histogram(queue(), d_values, bins, {-1000, 1001});
+        ASSERT_EQ(bins.to_host(queue()), expected) << "n = " << n;
+    }
+}
+
+TEST(Histogram, FloatValuesInt64CountsAndOneBin) {
+    for (std::size_t n : {std::size_t(0), std::size_t(257), (std::size_t(1) << 20) + 3}) {
+        auto values = clalgo_test::random_values<float>(n, 5);  // in [-1, 1)
+        if (n > 0) values[0] = NAN;
+        for (std::size_t bin_count : {std::size_t(1), std::size_t(10)}) {
+            const float lower = -0.5f, upper = 0.75f, scale = float(double(bin_count) / (0.75 - -0.5));
+            std::vector<std::int64_t> expected(bin_count, 0);
+            for (float v : values)
+                if (v >= lower && v < upper)
+                    ++expected[std::min<std::int64_t>(std::int64_t((v - lower) * scale), bin_count - 1)];
+            auto d_values = clalgo::to_device(queue(), values);
+            clalgo::Array<std::int64_t> bins(queue(), bin_count);
+            clalgo::histogram(queue(), d_values, bins, {-0.5, 0.75});
+            ASSERT_EQ(bins.to_host(queue()), expected) << "n = " << n << ", bins = " << bin_count;
+        }
+    }
+}
+
+TEST(Histogram, BinExpressionOverDeclaredArguments) {
+    const std::size_t n = 4097;
+    const auto values = clalgo_test::random_values<std::int32_t>(n, 3);
+    clalgo::HistogramKernel<std::int32_t> by_digit(context(), "const int *x, int base", "abs(x[i]) % base");
+    auto d_values = clalgo::to_device(queue(), values);
+    clalgo::Array<std::int32_t> bins(queue(), 7);
+    by_digit(queue(), bins, d_values, 9);  // bins 7 and 8 are outside: not counted
+    std::vector<std::int32_t> expected(7, 0);
+    for (auto v : values)
+        if (std::abs(v) % 9 < 7) ++expected[std::abs(v) % 9];
+    EXPECT_EQ(bins.to_host(queue()), expected);
+    by_digit(queue(), bins, clalgo::range(0, 100), d_values, 9);
+    std::fill(expected.begin(), expected.end(), 0);
+    for (std::size_t i = 0; i < 100; ++i)
+        if (std::abs(values[i]) % 9 < 7) ++expected[std::abs(values[i]) % 9];
+    EXPECT_EQ(bins.to_host(queue()), expected);
+}
+
+TEST(Histogram, WorkGroupPathWithLocalAtomicsAndGlobalFallback) {
+    setenv("CLALGO_HISTOGRAM_GROUP_SIZE", "64", 1);
+    const std::size_t n = (std::size_t(1) << 20) + 3;
+    std::mt19937_64 engine(1);
+    std::vector<std::int32_t> values(n);
+    for (auto& v : values) v = static_cast<std::int32_t>(engine() % 12000) - 6000;
+    auto d_values = clalgo::to_device(queue(), values);
+    for (std::size_t bin_count : {std::size_t(1), std::size_t(256), std::size_t(10000)}) {  // 10000: beyond local memory
+        std::vector<std::uint32_t> expected(bin_count, 0);
+        for (auto v : values)
+            if (v >= -5000 && v < 5000) ++expected[(std::int64_t(v) + 5000) * std::int64_t(bin_count) / 10000];
+        clalgo::Array<std::uint32_t> bins(queue(), bin_count);
+        clalgo::histogram(queue(), d_values, bins, {-5000, 5000});
+        EXPECT_EQ(bins.to_host(queue()), expected) << "bins = " << bin_count;
+    }
+    unsetenv("CLALGO_HISTOGRAM_GROUP_SIZE");
+}
+
+TEST(Histogram, RejectsAnEmptyRange) {
+    auto values = clalgo::to_device(queue(), std::vector<std::int32_t>(4, 1));
+    clalgo::Array<std::uint32_t> bins(queue(), 4);
+    EXPECT_TRUE(clalgo_test::contains(message_of<std::invalid_argument>([&] {
+        clalgo::histogram(queue(), values, bins, {5, 5}); }), "lower"));
+}
+
+TEST(ListOfListsBuilder, EmptyListsAndListsOfSeveralItems) {
+    clalgo::ListOfListsBuilder builder(context(), {{"multiples", "long"}, {"halves", "float"}},
+                                       "for (long m = 0; m < i % 4; ++m) APPEND_multiples(m * scale);\n"
+                                       "if (i % 2 == 0) APPEND_halves(x[i] / 2);",
+                                       "const float *x, long scale");
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(4097)}) {
+        const auto x = clalgo_test::random_values<float>(n, 9);
+        auto d_x = clalgo::to_device(queue(), x);
+        auto lists = builder(queue(), d_x, std::int64_t(3));
+        std::vector<std::int64_t> multiples, multiple_offsets{0}, half_offsets{0};
+        std::vector<float> halves;
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t m = 0; m < i % 4; ++m) multiples.push_back(std::int64_t(m) * 3);
+            if (i % 2 == 0) halves.push_back(x[i] / 2);
+            multiple_offsets.push_back(static_cast<std::int64_t>(multiples.size()));
+            half_offsets.push_back(static_cast<std::int64_t>(halves.size()));
+        }
+        const auto got_multiples = lists.get<std::int64_t>("multiples");
+        const auto got_halves = lists.get<float>("halves");
+        EXPECT_EQ(got_multiples.count, static_cast<std::int64_t>(multiples.size()));
+        EXPECT_EQ(got_multiples.items.to_host(queue()), multiples);
+        EXPECT_EQ(got_multiples.offsets.to_host(queue()), multiple_offsets);
+        EXPECT_EQ(got_halves.items.to_host(queue()), halves);
+        EXPECT_EQ(got_halves.offsets.to_host(queue()), half_offsets);
+    }
+    // over a range, with the same kernels
+    auto d_x = clalgo::to_device(queue(), std::vector<float>(10, 4.0f));
+    auto lists = builder(queue(), clalgo::range(2, 10, 2), d_x, std::int64_t(1));
+    EXPECT_EQ(lists.get<std::int64_t>("multiples").items.to_host(queue()), (std::vector<std::int64_t>{0, 1, 0, 1}));
+    EXPECT_EQ(lists.get<float>("halves").count, 4);
+}
+
+TEST(Policies, EveryDeviceClassGetsSensibleShapes) {
+    for (auto device : {clalgo::DeviceClass::cpu, clalgo::DeviceClass::nvidia_gpu, clalgo::DeviceClass::other_gpu}) {
+        const auto info = clalgo::typical_device(device);
+        const auto segmented = clalgo::segmented_reduce_policy(info);
+        EXPECT_LE(segmented.group_size, info.max_work_group_size);
+        EXPECT_EQ(segmented.group_size & (segmented.group_size - 1), 0u);
+        EXPECT_EQ(segmented.team_size(1), 1u);
+        EXPECT_EQ(segmented.team_size(256), std::min<std::size_t>(256, segmented.group_size));
+        EXPECT_EQ(segmented.team_size(std::int64_t(1) << 40), segmented.group_size);
+        for (std::int64_t n : {std::int64_t(0), std::int64_t(1) << 20, std::int64_t(1) << 36}) {
+            const auto histogram = clalgo::histogram_policy(info, n);
+            EXPECT_GE(histogram.groups, 1u);
+            EXPECT_LE(static_cast<double>(n) / double(histogram.groups), double(std::int64_t(1) << 31));
+            EXPECT_LE(histogram.local_bins * 4, info.local_memory_bytes);
+            EXPECT_EQ(histogram.contiguous_chunks, device == clalgo::DeviceClass::cpu);
+            EXPECT_GE(clalgo::list_builder_policy(info, n).groups, 1u);
+        }
+    }
+}

@@ -17,10 +17,8 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/radix_sort.hpp>
-#include <clalgo/kernels/histogram.hpp>
 #include <clalgo/kernels/merge_sort.hpp>
 #include <clalgo/kernels/scan.hpp>
-#include <clalgo/kernels/segmented_reduce.hpp>
 #include <clalgo/algorithm/comparison_sort.hpp>
 #include <clalgo/algorithm/copy_if.hpp>
 #include <clalgo/algorithm/histogram.hpp>
@@ -30,4 +28,6 @@
 #include <clalgo/algorithm/segmented_reduce.hpp>
 #include <clalgo/algorithm/sort.hpp>
 #include <clalgo/algorithm/unique.hpp>
+#include <clalgo/algorithm/list_builder.hpp>
+#include <clalgo/policy/segments.hpp>
 #include <clalgo/cl/philox.hpp>

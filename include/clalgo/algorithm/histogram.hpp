@@ -1,78 +1,189 @@
-// histogram: how many values fall into each of bins.size() even bins over [lower, upper); values outside (and
-// NaNs) are not counted. The counts overwrite `bins`. For bins given by an expression, see HistogramKernel.
-//   clalgo::Array<std::uint32_t> bins(q, 256);
-//   clalgo::histogram(q, values, bins, {-1000, 1001});   // bin b holds [lower + b*w, lower + (b+1)*w), w = 2001/256
+// histogram: counts per bin, into an array of an integer type (int32, uint32, int64, uint64). Even bins over
+// [lower, upper), or a bin expression of i over declared arguments (HistogramKernel, like PyOpenCL's kernels).
+//   clalgo::histogram(q, values, bins, {-1000, 1001});                 // bins.size() even bins; others not counted
+//   clalgo::HistogramKernel<std::uint32_t> by_digit(ctx, "const int *x", "x[i] % 10");
+//   by_digit(q, bins, x);                                              // over i in [0, x.size()), or a clalgo::range
+// The result is overwritten. Each work-group counts into local memory and adds its counts once per bin.
 #pragma once
 
-#include <clalgo/algorithm/kernel_cache.hpp>
+#include <clalgo/cl/histogram.cl.hpp>
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/program.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/array.hpp>
+#include <clalgo/core/environment.hpp>
+#include <clalgo/core/error.hpp>
 #include <clalgo/core/queue.hpp>
-#include <clalgo/core/types.hpp>
-#include <clalgo/kernels/histogram.hpp>
+#include <clalgo/policy/segments.hpp>
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 namespace clalgo {
 
-/// Even bins over [lower, upper): for integer values both must be whole numbers.
-struct EvenBins {
+/// Even bins over [lower, upper): bin b holds [lower + b*w, lower + (b+1)*w), w = (upper - lower) / bins.
+struct HistogramRange {
     double lower = 0;
     double upper = 0;
 };
 
-/// Counts `values` into the even bins of `range`; asynchronous (returns the launch's event). Integer values bin
-/// exactly: bin = (v - lower) * bins / (upper - lower), rounded down; floating-point ones in their own precision.
-template <class T, class Count>
-cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<Count>& bins, const EvenBins& range,
-                    const WaitFor& wait = {}) {
-    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "clalgo::histogram bins numbers");
-    if (!(range.lower < range.upper))
-        throw std::invalid_argument("clalgo: histogram: lower (" + std::to_string(range.lower) + ") must be below upper (" +
-                                    std::to_string(range.upper) + ")");
-    if (bins.empty()) throw std::invalid_argument("clalgo: histogram: the bins array is empty");
-    const std::string type = type_name<T>();
-    const auto bin_count = static_cast<cl_long>(bins.size());
-    if constexpr (std::is_integral_v<T>) {
-        using Bound = std::conditional_t<std::is_same_v<T, std::uint64_t>, cl_ulong, cl_long>;
-        const std::string bound = std::is_same_v<T, std::uint64_t> ? "ulong" : "long";
-        if (range.lower != std::floor(range.lower) || range.upper != std::floor(range.upper) ||
-            range.lower < double(std::numeric_limits<Bound>::lowest()) || range.upper > double(std::numeric_limits<Bound>::max()))
-            throw std::invalid_argument("clalgo: histogram: the bounds of bins over integer values must be whole numbers of '" +
-                                        bound + "'");
-        const long double width = static_cast<long double>(range.upper) - static_cast<long double>(range.lower);
-        if (width * static_cast<long double>(bins.size()) >= 18446744073709551616.0L)
-            throw std::invalid_argument("clalgo: histogram: (upper - lower) x bins must stay below 2^64 for exact integer bins");
-        const auto& kernel = detail::cached_kernel<HistogramKernel<Count>>(
-            queue.context(), "histogram even " + type + " " + type_name<Count>(), [&] {
-                HistogramOptions options;
-                options.name = "histogram";
-                return std::make_shared<HistogramKernel<Count>>(
-                    queue.context(), "const " + type + " *values, " + bound + " lower, " + bound + " upper, long bin_count",
-                    "(values[i] >= lower && values[i] < upper) ? (long)((ulong)(values[i] - lower) * (ulong)bin_count / "
-                    "(ulong)(upper - lower)) : -1L",
-                    options);
-            });
-        return kernel(queue, bins, values, static_cast<Bound>(range.lower), static_cast<Bound>(range.upper), bin_count, wait);
-    } else {
-        const T lower = static_cast<T>(range.lower), upper = static_cast<T>(range.upper);
-        const T scale = static_cast<T>(bins.size()) / (upper - lower);
-        const auto& kernel = detail::cached_kernel<HistogramKernel<Count>>(
-            queue.context(), "histogram even " + type + " " + type_name<Count>(), [&] {
-                HistogramOptions options;
-                options.name = "histogram";
-                return std::make_shared<HistogramKernel<Count>>(
-                    queue.context(), "const " + type + " *values, " + type + " lower, " + type + " upper, " + type +
-                                         " scale, long bin_count",
-                    "(values[i] >= lower && values[i] < upper) ? min((long)((values[i] - lower) * scale), bin_count - 1) : -1L",
-                    options);
-            });
-        return kernel(queue, bins, values, lower, upper, scale, bin_count, wait);
+/// What a HistogramKernel may add: a name, helper code for the bin expression, compiler options.
+struct HistogramOptions {
+    std::string name = "histogram";
+    std::string preamble;
+    std::string build_options;
+};
+
+/// Counts, for every index i, one in bin `bin_expr` (an expression of i, n and the declared arguments; a bin
+/// outside [0, bins.size()) is not counted). Count is int32, uint32, int64 or uint64.
+template <class Count>
+class HistogramKernel {
+    static_assert(std::is_integral_v<Count> && (sizeof(Count) == 4 || sizeof(Count) == 8),
+                  "clalgo::HistogramKernel counts into 32- or 64-bit integers");
+
+public:
+    HistogramKernel(const Context& context, const std::string& arguments, const std::string& bin_expr,
+                    HistogramOptions options = {})
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)) {
+        if (!detail::is_identifier(options_.name))
+            throw std::invalid_argument("clalgo::HistogramKernel: '" + options_.name + "' is not a kernel name");
+        detail::reject_reserved_names(declarations_, {"i", "n"}, "HistogramKernel '" + options_.name + "'");
+        std::vector<std::string> types;
+        for (const auto& declaration : declarations_) types.push_back(declaration.type);
+        const bool wide = sizeof(Count) == 8;
+        for (const auto& device : context.devices())
+            if (wide && !context.info(device).has_int64_atomics)
+                throw UnsupportedError("clalgo::HistogramKernel: 64-bit counts need 64-bit atomics, which '" +
+                                       context.info(device).name + "' lacks (count into uint32 instead)");
+        const std::string parameters = detail::kernel_parameters(declarations_);
+        auto generate = [&](const DeviceInfo& info) {
+            const auto policy = histogram_policy(info, 0);
+            shapes_[&info] = policy;  // the launches keep the shape the source was made with
+            return detail::render(
+                detail::cl_source::histogram,
+                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                 {"atomics_pragma", detail::library_text(wide ? "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable" : "")},
+                 {"preamble", detail::user_text("preamble", options_.preamble)},
+                 {"count_type", detail::library_text(type_name<Count>())},
+                 {"group_size", detail::library_text(std::to_string(policy.group_size))},
+                 {"local_bins", detail::library_text(std::to_string(policy.local_bins))},
+                 {"contiguous_chunks", detail::library_text(policy.contiguous_chunks ? "1" : "0")},
+                 {"global_add", detail::library_text(wide ? "atom_add(p, v)" : "atomic_add(p, v)")},
+                 {"name", detail::library_text(options_.name)},
+                 {"signature", detail::library_text(signature_.text())},
+                 {"parameters", detail::library_text(parameters)},
+                 {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},
+                 {"bin_expr", detail::user_text("bin_expr", bin_expr)}});
+        };
+        program_ = detail::KernelProgram(
+            context, generate, options_.build_options,
+            detail::BuildLabel{options_.name, {{"bin_expr", bin_expr}, {"preamble", options_.preamble}}}, types,
+            {options_.name});
     }
+
+    /// Overwrites `bins` with the counts over [0, size of the first array argument), or a clalgo::range among the
+    /// arguments. Asynchronous: returns the event.
+    template <class... Args>
+    cl::Event operator()(const Queue& queue, const ArrayView<Count>& bins, const Args&... arguments) const {
+        detail::CallOptions call;
+        auto bound = detail::bind_call(call, arguments...);
+        detail::check_arguments(options_.name, declarations_, bound);
+        const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
+        return enqueue(queue, bins, indices, bound, call.wait);
+    }
+
+    cl::Event enqueue(const Queue& queue, const ArrayView<Count>& bins, const IndexRange& indices,
+                      const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
+        if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");
+        const std::int64_t n = indices.size();
+        cl::Event zeroed = bins.fill(queue, Count(0), wait);
+        if (n == 0) return zeroed;
+        auto& on = program_.on(queue);
+        auto policy = histogram_policy(*on.info, n);
+        const HistogramPolicy& built = shapes_.at(on.info);
+        if (policy.group_size != built.group_size) policy = built;  // the override changed since: keep to the source
+        policy.groups = std::max<std::size_t>(policy.groups, static_cast<std::size_t>((n >> 31) + 1));
+        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        cl::Kernel& kernel = on.kernel(options_.name);
+        detail::KernelArguments(kernel, signature_)
+            .set("clalgo_start", cl_long(indices.start)).set("clalgo_step", cl_long(indices.step)).set("n", cl_long(n))
+            .set("clalgo_bins", cl_long(bins.size())).set("clalgo_counts", bins.buffer())
+            .set("clalgo_counts_offset", cl_long(bins.offset()))
+            .user(bound);
+        return detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, {zeroed},
+                              options_.name.c_str());
+    }
+
+private:
+    detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"},
+                                 {"long", "clalgo_bins"}, {"__global clalgo_count_t *", "clalgo_counts"},
+                                 {"long", "clalgo_counts_offset"}};
+    std::vector<ArgumentDeclaration> declarations_;
+    HistogramOptions options_;
+    std::map<const DeviceInfo*, HistogramPolicy> shapes_;
+    detail::KernelProgram program_;
+};
+
+namespace detail {
+
+/// Attached to each context: the even-bin histogram kernels by value and count type.
+struct HistogramCache {
+    std::mutex mutex;
+    std::map<std::string, std::shared_ptr<void>> kernels;
+};
+
+}  // namespace detail
+
+/// Overwrites `bins` with the number of values in each of bins.size() even bins over [range.lower,
+/// range.upper); values outside (and NaNs) are not counted. Integer values up to 32 bits are binned exactly
+/// (lower and upper must then be whole numbers); float in float, double and 64-bit integers in double.
+template <class T, class Count>
+cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<Count>& bins,
+                    const HistogramRange& range) {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "clalgo::histogram bins scalar numbers");
+    if (!(range.lower < range.upper))
+        throw std::invalid_argument("clalgo::histogram: the range's lower (" + std::to_string(range.lower) +
+                                    ") must be below its upper (" + std::to_string(range.upper) + ")");
+    if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");
+    constexpr bool exact = std::is_integral_v<T> && sizeof(T) <= 4;
+    using Bound = std::conditional_t<exact, std::int64_t, std::conditional_t<std::is_same_v<T, float>, float, double>>;
+    if (exact && (range.lower != std::floor(range.lower) || range.upper != std::floor(range.upper) ||
+                  std::fabs(range.lower) > 1e17 || std::fabs(range.upper) > 1e17))
+        throw std::invalid_argument("clalgo::histogram: integer values need a range of whole numbers");
+    const std::string value = type_name<T>(), bound = type_name<Bound>();
+    auto& cache = queue.context().state().attachment<detail::HistogramCache>();
+    std::shared_ptr<void> slot;
+    {
+        std::lock_guard<std::mutex> lock(cache.mutex);
+        auto& entry = cache.kernels[value + '\0' + type_name<Count>() + '\0' +
+                                    detail::environment("CLALGO_HISTOGRAM_GROUP_SIZE").value_or("")];
+        if (!entry) {
+            HistogramOptions options;
+            options.name = "histogram_even";
+            options.preamble = detail::render(detail::cl_source::even_bins,
+                                              {{"value_type", detail::library_text(value)},
+                                               {"bound_type", detail::library_text(bound)},
+                                               {"exact", detail::library_text(exact ? "1" : "0")}})
+                                   .text;
+            entry = std::make_shared<HistogramKernel<Count>>(
+                queue.context(), "const " + value + " *values, " + bound + " lower, " + bound + " upper, " + bound + " scale",
+                "clalgo_even_bin(values[i], lower, upper, scale, clalgo_bins)", options);
+        }
+        slot = entry;
+    }
+    const auto& kernel = *static_cast<const HistogramKernel<Count>*>(slot.get());
+    const Bound scale = static_cast<Bound>(double(bins.size()) / (range.upper - range.lower));
+    const std::vector<detail::BoundArgument> bound_arguments{
+        detail::bind(values), detail::bind(static_cast<Bound>(range.lower)), detail::bind(static_cast<Bound>(range.upper)),
+        detail::bind(scale)};
+    return kernel.enqueue(queue, bins, IndexRange{0, static_cast<std::int64_t>(values.size()), 1}, bound_arguments, {});
 }
 
 }  // namespace clalgo

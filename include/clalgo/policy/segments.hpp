@@ -1,0 +1,103 @@
+// Launch choices of the by-key family (segmented_reduce, reduce_by_key, histogram, ListOfListsBuilder), as plain
+// values from a DeviceInfo, so that they can be tested for every device class without the device.
+//   const auto policy = clalgo::segmented_reduce_policy(queue.info());   // policy.group_size, policy.max_groups
+#pragma once
+
+#include <clalgo/core/device_info.hpp>
+#include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuning_variables.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace clalgo {
+
+/// segmented_reduce: each segment is folded by a team of work-items (grid-stride over segments). A CPU gets
+/// work-groups of one work-item, each folding whole segments in order; a GPU gets groups of 256 split into teams
+/// as wide as the segments are long (32 where that is unknown), each folding contiguous slices of its segment
+/// and combining them in order.
+struct SegmentedReducePolicy {
+    std::size_t group_size = 1;
+    std::size_t max_groups = 1;
+
+    /// Work-items per segment for segments of about `average_length` items (a power of two <= group_size).
+    std::size_t team_size(std::int64_t average_length) const {
+        std::size_t lanes = 1;
+        while (lanes < group_size && static_cast<std::int64_t>(lanes) < average_length) lanes *= 2;
+        return lanes;
+    }
+};
+
+/// CLALGO_SEGMENT_GROUP_SIZE (1 to 1024) overrides the work-group size, e.g. to run the GPU path on a CPU.
+inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info) {
+    SegmentedReducePolicy policy;
+    if (const auto forced = detail::tuning_number("CLALGO_SEGMENT_GROUP_SIZE", 1, 1024)) {
+        policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(*forced, info.max_work_group_size));
+        policy.max_groups = std::size_t(info.compute_units) * (policy.group_size == 1 ? 8 : 64);
+        return policy;
+    }
+    if (device_class(info) == DeviceClass::cpu) {
+        policy.group_size = 1;
+        policy.max_groups = std::size_t(info.compute_units) * 8;
+    } else {
+        policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+        policy.max_groups = std::size_t(info.compute_units) * 64;
+    }
+    return policy;
+}
+
+/// histogram: each work-group counts into a private histogram in local memory (when the bins fit in
+/// `local_bins`), then adds it to the result with one global atomic per bin. A CPU gets work-groups of one
+/// work-item over one contiguous chunk each (plain increments, no atomics in the loop).
+struct HistogramPolicy {
+    std::size_t group_size = 1;
+    std::size_t groups = 1;
+    std::size_t local_bins = 0;      ///< bins kept in local memory; more bins count straight into global memory
+    bool contiguous_chunks = false;  ///< one contiguous chunk per work-item instead of a grid-stride loop
+};
+
+/// CLALGO_HISTOGRAM_GROUP_SIZE (1 to 1024) overrides the work-group size (and with more than 1, the grid-stride
+/// loop of GPUs), e.g. to run the GPU path on a CPU.
+inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n) {
+    HistogramPolicy policy;
+    const std::uint64_t items = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1));
+    // local 32-bit counters: no group may count more than 2^31 items
+    const std::size_t fewest = static_cast<std::size_t>((items >> 31) + 1);
+    policy.local_bins = static_cast<std::size_t>(std::min<std::uint64_t>(4096, info.local_memory_bytes / 8));
+    const auto forced = detail::tuning_number("CLALGO_HISTOGRAM_GROUP_SIZE", 1, 1024);
+    if (forced ? *forced == 1 : device_class(info) == DeviceClass::cpu) {
+        policy.group_size = 1;
+        policy.contiguous_chunks = true;
+        policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(items / 4096 + 1, info.compute_units * 4ull), fewest);
+    } else {
+        policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(forced.value_or(256), info.max_work_group_size));
+        const std::uint64_t wanted = (items + policy.group_size * 16 - 1) / (policy.group_size * 16);
+        policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(wanted, info.compute_units * 8ull), fewest);
+    }
+    return policy;
+}
+
+/// ListOfListsBuilder's two passes over the indices: contiguous chunks on a CPU, one index per work-item (grid
+/// stride beyond) on a GPU.
+struct ListBuilderPolicy {
+    std::size_t group_size = 1;
+    std::size_t groups = 1;
+    bool contiguous_chunks = false;
+};
+
+inline ListBuilderPolicy list_builder_policy(const DeviceInfo& info, std::int64_t n) {
+    ListBuilderPolicy policy;
+    const std::uint64_t items = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1));
+    if (device_class(info) == DeviceClass::cpu) {
+        policy.contiguous_chunks = true;
+        policy.groups = static_cast<std::size_t>(std::min<std::uint64_t>(items, info.compute_units * 8ull));
+    } else {
+        policy.group_size = std::min<std::size_t>(256, info.max_work_group_size);
+        policy.groups = static_cast<std::size_t>(
+            std::min<std::uint64_t>((items + policy.group_size - 1) / policy.group_size, info.compute_units * 64ull));
+    }
+    return policy;
+}
+
+}  // namespace clalgo
