@@ -38,23 +38,7 @@ std::vector<std::size_t> lines_containing(const std::string& text, const std::st
 }
 
 /// Sets an environment variable for the lifetime of the object, then restores what it was.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name)) previous_ = old;
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnvironment() {
-        if (previous_) ::setenv(name_, previous_->c_str(), 1);
-        else ::unsetenv(name_);
-    }
-    ScopedEnvironment(const ScopedEnvironment&) = delete;
-    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-
-private:
-    const char* name_;
-    std::optional<std::string> previous_;
-};
+using ScopedEnvironment = clalgo_test::ScopedVariable;
 
 clalgo::ElementwiseOptions named(std::string name) {
     clalgo::ElementwiseOptions options;

@@ -56,6 +56,19 @@ inline uint clalgo_digit(const clalgo_key_t key, const clalgo_bits_t flip, const
 inline constexpr const char* radix_digit_scan = R"CLC(
 #define CLALGO_DIGITS_EACH ((CLALGO_RADIX + CLALGO_GROUP_SIZE - 1) / CLALGO_GROUP_SIZE)
 
+/* Replaces sums[0 .. CLALGO_GROUP_SIZE), one per work-item, by their inclusive scan; every work-item of the group
+   calls it, and it ends with a barrier. */
+inline void clalgo_scan_sums(__local ulong *sums)
+{
+    const uint lid = get_local_id(0);
+    for (uint delta = 1; delta < CLALGO_GROUP_SIZE; delta <<= 1) {
+        const ulong left = lid >= delta ? sums[lid - delta] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += left;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 /* Replaces values[0 .. CLALGO_RADIX) by their exclusive scan; `sums` holds CLALGO_GROUP_SIZE values. Every
    work-item of the group calls it; it ends with a barrier. */
 inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
@@ -68,12 +81,7 @@ inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
             sum += values[first + e];
     sums[lid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint delta = 1; delta < CLALGO_GROUP_SIZE; delta <<= 1) {
-        const ulong left = lid >= delta ? sums[lid - delta] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sums[lid] += left;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    clalgo_scan_sums(sums);
     ulong running = lid > 0 ? sums[lid - 1] : 0;
     for (uint e = 0; e < CLALGO_DIGITS_EACH; ++e)
         if (first + e < CLALGO_RADIX) {

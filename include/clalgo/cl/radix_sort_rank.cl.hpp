@@ -114,12 +114,7 @@ inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *cou
             sum += counters[lid * 16 + e];
         sums[lid] = sum;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint delta = 1; delta < CLALGO_GROUP_SIZE; delta <<= 1) {
-            const ulong left = lid >= delta ? sums[lid - delta] : 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            sums[lid] += left;
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+        clalgo_scan_sums(sums);
         uint running = lid > 0 ? (uint)sums[lid - 1] : 0;
         for (uint e = 0; e < 16; ++e) {
             const uint count = counters[lid * 16 + e];
