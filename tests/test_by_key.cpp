@@ -369,3 +369,61 @@ TEST(Policies, EveryDeviceClassGetsSensibleShapes) {
         }
     }
 }
+
+// The examples of docs/kernels.md ("By key, segments, histograms, lists"), word for word, with their results.
+namespace {
+
+TEST(ByKeyDocs, ReduceByKey) {
+    auto& q = queue();
+    auto keys = clalgo::to_device(q, std::vector<std::int32_t>{7, 7, 2, 5, 5, 5});
+    auto values = clalgo::to_device(q, std::vector<float>{1, 2, 3, 4, 5, 6});
+    auto [keys_out, sums, nruns] = clalgo::reduce_by_key(q, keys, values, "a+b", "0");
+    std::int64_t runs = nruns.get(q);               // keys_out.view(0, runs), sums.view(0, runs)
+    auto [first_keys, first_values, first_count] = clalgo::unique_by_key(q, keys, values);
+    ASSERT_EQ(runs, 3);
+    EXPECT_EQ(keys_out.view(0, 3).to_host(q), (std::vector<std::int32_t>{7, 2, 5}));
+    EXPECT_EQ(sums.view(0, 3).to_host(q), (std::vector<float>{3, 3, 15}));
+    ASSERT_EQ(first_count.get(q), 3);
+    EXPECT_EQ(first_values.view(0, 3).to_host(q), (std::vector<float>{1, 3, 4}));
+}
+
+TEST(ByKeyDocs, SegmentedReduce) {
+    auto& q = queue();
+    auto values = clalgo::to_device(q, std::vector<float>{1, 2, 3, 4, 5});
+    auto offsets = clalgo::to_device(q, std::vector<std::int64_t>{0, 2, 2, 5});
+    clalgo::Array<float> sums(q, 3);
+    clalgo::segmented_reduce(q, values, offsets, sums, "a+b", "0");
+    EXPECT_EQ(sums.to_host(q), (std::vector<float>{3, 0, 12}));
+}
+
+TEST(ByKeyDocs, Histogram) {
+    auto& q = queue();
+    auto& ctx = context();
+    auto values = clalgo::to_device(q, std::vector<std::int32_t>{-1000, 0, 999, 1000, 1001, -1001});
+    auto x = clalgo::to_device(q, std::vector<int>{-13, 7, 21, 40, 5});
+    clalgo::Array<std::uint32_t> bins(q, 10);
+    clalgo::histogram(q, values, bins, {-1000, 1001});
+    std::vector<std::uint32_t> expected(10, 0);
+    for (std::int32_t v : {-1000, 0, 999, 1000}) ++expected[std::uint64_t(v + 1000) * 10 / 2001];
+    EXPECT_EQ(bins.to_host(q), expected);
+    clalgo::HistogramKernel<std::uint32_t> by_digit(ctx, "const int *x, int base", "abs(x[i]) % base");
+    by_digit(q, bins, x, 10);
+    EXPECT_EQ(bins.to_host(q), (std::vector<std::uint32_t>{1, 1, 0, 1, 0, 1, 0, 1, 0, 0}));
+}
+
+TEST(ByKeyDocs, ListOfListsBuilder) {
+    auto& q = queue();
+    auto& ctx = context();
+    auto x = clalgo::to_device(q, std::vector<float>{2, 4, 6, 8, 10});
+    clalgo::ListOfListsBuilder builder(ctx, {{"multiples", "long"}, {"halves", "float"}},
+        "for (long m = 0; m < i % 4; ++m) APPEND_multiples(m * scale);\n"
+        "if (i % 2 == 0) APPEND_halves(x[i] / 2);",
+        "const float *x, long scale");
+    auto lists = builder(q, x, std::int64_t(3));        // or builder(q, clalgo::range(0, n), x, std::int64_t(3))
+    auto multiples = lists.get<std::int64_t>("multiples");  // .items, .offsets, .count
+    EXPECT_EQ(multiples.items.view(0, 6).to_host(q), (std::vector<std::int64_t>{0, 0, 3, 0, 3, 6}));
+    auto halves = lists.get<float>("halves");
+    EXPECT_EQ(halves.items.view(0, 3).to_host(q), (std::vector<float>{1, 3, 5}));
+}
+
+}  // namespace
