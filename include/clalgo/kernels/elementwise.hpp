@@ -13,7 +13,7 @@
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
-#include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/policy/map.hpp>
 
 #include <mutex>
 #include <stdexcept>
@@ -51,7 +51,7 @@ public:
                 detail::cl_source::elementwise,
                 {{"prologue", detail::library_text(detail::program_prologue(info, types))},
                  {"preamble", detail::user_text("preamble", options_.preamble)},
-                 {"contiguous_chunks", detail::library_text(info.is_cpu ? "1" : "0")},
+                 {"contiguous_chunks", detail::library_text(detail::map_policy(info).contiguous_chunks ? "1" : "0")},
                  {"name", detail::library_text(options_.name)},
                  {"parameters", detail::library_text(parameters)},
                  {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},

@@ -16,7 +16,7 @@
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
-#include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/policy/map.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/comparison_sort.hpp>
 

@@ -18,7 +18,8 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>
-#include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/policy/map.hpp>
+#include <clalgo/policy/reduction.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 #include <clalgo/kernels/scratch.hpp>
 
@@ -47,20 +48,6 @@ struct DeviceResult {
     /// Waits for the result and copies it to the host.
     T get(const Queue& queue) const { return value.read_at(queue, 0, {event}); }
 };
-
-namespace detail {
-
-/// What the generated reduction looks like on one device.
-struct ReductionPlan {
-    std::size_t group_size = 1;
-    std::size_t max_groups = 1;
-    int unroll = 1;
-    bool contiguous_chunks = false;
-    bool warp_shuffle = false;
-    int vector_width = 0;  ///< 0: no vector loads
-};
-
-}  // namespace detail
 
 /// Maps each index to a T (`map_expr`) and combines the values (`reduce_expr` over `a` and `b`, associative and
 /// commutative) from `neutral`. operator() waits for the result; async and into leave it on the device.
@@ -184,25 +171,12 @@ private:
     }
 
     detail::ReductionPlan make_plan(const DeviceInfo& info, const std::string& vector_source) const {
-        detail::ReductionPlan plan;
-        if (info.is_cpu) {
-            plan.group_size = 1;
-            plan.contiguous_chunks = true;
-            plan.max_groups = std::size_t(info.compute_units) * 8;
-            plan.unroll = 8;
-            return plan;
-        }
-        plan.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-        plan.max_groups = std::size_t(info.compute_units) * 16;
-        plan.unroll = 4;
-        plan.warp_shuffle = info.is_nvidia && sizeof(T) % 4 == 0 && plan.group_size >= 32;
-        std::size_t element_size = 0;
+        detail::ReductionTraits traits;
+        traits.value_size = sizeof(T);
+        traits.value_is_scalar = is_builtin_type_v<T> && detail::VectorTypeName<T>::value == nullptr;
         for (const auto& declaration : declarations_)
-            if (declaration.name == vector_source) element_size = builtin_size(declaration.type);
-        if (!vector_source.empty() && is_builtin_type_v<T> && detail::VectorTypeName<T>::value == nullptr &&
-            element_size > 0 && element_size <= 8)
-            plan.vector_width = static_cast<int>(16 / element_size);
-        return plan;
+            if (!vector_source.empty() && declaration.name == vector_source) traits.vector_element_size = builtin_size(declaration.type);
+        return detail::reduction_policy(info, traits);
     }
 
     static std::size_t builtin_size(const std::string& type) {

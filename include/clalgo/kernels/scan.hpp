@@ -22,7 +22,8 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>
-#include <clalgo/kernels/launch_shape.hpp>
+#include <clalgo/policy/map.hpp>
+#include <clalgo/policy/scan.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scratch.hpp>
 
@@ -39,15 +40,6 @@
 #include <vector>
 
 namespace clalgo {
-
-/// How a scan runs. `automatic` picks single_pass on NVIDIA GPUs, reduce_then_scan on other GPUs and serial on
-/// CPUs; the others force a choice (for tests, or for a device whose needs you know).
-enum class ScanAlgorithm {
-    automatic,
-    single_pass,       ///< decoupled look-back: reads and writes each item once
-    reduce_then_scan,  ///< tiles reduced, then rescanned: reads twice, never waits on other work-groups
-    serial,            ///< one work-item per contiguous block: for CPU devices
-};
 
 /// `name` holds `argument[i + offset]` in input_expr (offset 0 or -1 as in PyOpenCL); where the position
 /// i + offset falls outside the scan it holds `argument[i]`. A fetch at offset 0 is also visible in
@@ -81,17 +73,6 @@ struct ScanOptions {
 };
 
 namespace detail {
-
-struct ScanPlan {
-    ScanAlgorithm algorithm = ScanAlgorithm::serial;
-    std::size_t group_size = 1;
-    std::size_t items = 1;        ///< per work-item in a tile
-    std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks
-    bool warp_shuffle = false;
-    bool packed_status = false;   ///< look-back status and value in one 64-bit word
-    bool ballot_compaction = false;  ///< compaction by warp ballots, with no scan of values (NVIDIA, single pass)
-    std::size_t tile() const { return group_size * items; }
-};
 
 /// Look-back state and partial results kept per queue between calls.
 struct ScanScratch {
@@ -209,7 +190,7 @@ public:
                  {"items_per_thread", detail::library_text(std::to_string(plan.items))},
                  {"segmented", detail::library_text(segmented_ ? "1" : "0")},
                  {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
-                 {"nvidia", detail::library_text(info.is_nvidia ? "1" : "0")},
+                 {"nvidia", detail::library_text(plan.device_fence_ptx ? "1" : "0")},
                  {"packed_status", detail::library_text(plan.packed_status ? "1" : "0")},
                  {"ballot_compaction", detail::library_text(plan.ballot_compaction ? "1" : "0")},
                  {"status_type", detail::library_text(plan.packed_status ? "ulong" : "uint")},
@@ -274,46 +255,8 @@ public:
 
 private:
     detail::ScanPlan make_plan(const DeviceInfo& info) const {
-        detail::ScanPlan plan;
-        plan.algorithm = options_.algorithm;
-        if (plan.algorithm == ScanAlgorithm::automatic) {
-            if (info.is_cpu) plan.algorithm = ScanAlgorithm::serial;
-            else if (info.is_nvidia && !uses_last_item_) plan.algorithm = ScanAlgorithm::single_pass;
-            else plan.algorithm = ScanAlgorithm::reduce_then_scan;
-        }
-        if (plan.algorithm == ScanAlgorithm::serial) {
-            plan.max_groups = std::size_t(info.compute_units) * 8;
-            return plan;
-        }
-        // a compaction and nothing else counts kept items with warp ballots on NVIDIA (CLALGO_SCAN_BALLOT=0: not)
-        const auto ballot_setting = detail::environment("CLALGO_SCAN_BALLOT");
-        const bool ballot = plain_compaction_ && plan.algorithm == ScanAlgorithm::single_pass && info.is_nvidia &&
-                            !(ballot_setting && *ballot_setting == "0");
-        // tiles of 64 work-items with up to 64 items each, about 16 KiB of values: on an H200, 64 x 64 int32
-        // beat 256 x 16, 128 x 32, 32 x 128 and the other shapes tried (docs/performance.md); smaller tiles
-        // where a tiled algorithm is forced on a CPU, to exercise many tiles. Ballot compaction keeps no values
-        // in local memory: there 128 x 32 beat the other shapes from 32 x 16 to 256 x 64 on an H200.
-        const std::size_t largest = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-        plan.group_size = std::min<std::size_t>(ballot ? 128 : 64, largest);
-        plan.items = ballot ? 32 : std::clamp<std::size_t>(16384 / (plan.group_size * sizeof(T)), 1, 64);
-        if (info.is_cpu) plan.items = std::min<std::size_t>(plan.items, 4);
-        // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
-        if (auto items = detail::environment("CLALGO_SCAN_ITEMS"); items && !items->empty())
-            plan.items = std::clamp<std::size_t>(std::stoul(*items), 1, 64);
-        if (auto group = detail::environment("CLALGO_SCAN_GROUP_SIZE"); group && !group->empty())
-            plan.group_size = detail::power_of_two_at_most(std::clamp<std::size_t>(std::stoul(*group), 32, largest));
-        while (plan.items > 1 && local_bytes(plan) + 1024 > info.local_memory_bytes) plan.items /= 2;
-        while (plan.group_size > 32 && local_bytes(plan) + 1024 > info.local_memory_bytes) plan.group_size /= 2;
-        plan.warp_shuffle = info.is_nvidia && sizeof(T) % 4 == 0 && plan.group_size >= 32;
-        plan.packed_status = sizeof(T) <= 4 && info.has_int64_atomics;
-        plan.ballot_compaction = ballot && plan.warp_shuffle && plan.group_size % 32 == 0 && plan.items <= 64;
-        plan.max_groups = std::size_t(info.compute_units) * (info.is_cpu ? 4 : 8);
-        return plan;
-    }
-
-    std::size_t local_bytes(const detail::ScanPlan& plan) const {
-        const std::size_t tile = plan.tile();  // an upper bound for ballot compaction, which keeps no values there
-        return (tile + tile / 32 + plan.group_size) * sizeof(T) + (segmented_ ? tile : 1) + plan.group_size * 4 + 256;
+        return detail::scan_policy(info, detail::ScanTraits{sizeof(T), segmented_, uses_last_item_, plain_compaction_,
+                                                            options_.algorithm});
     }
 
     const detail::ScanPlan& plan_for(const detail::KernelProgram::OnDevice& on) const {

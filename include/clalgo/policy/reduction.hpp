@@ -1,0 +1,50 @@
+// How a ReductionKernel runs on a device class: group size and count, contiguous chunks (CPUs) or a grid-stride
+// loop with warp shuffles (NVIDIA) and 16-byte vector loads where the map reads one array at [i].
+//   detail::ReductionPlan plan = detail::reduction_policy(info, {sizeof(float), true, 4});
+#pragma once
+
+#include <clalgo/core/device_info.hpp>
+#include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuning_variables.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace clalgo::detail {
+
+/// What the generated reduction looks like on one device.
+struct ReductionPlan {
+    std::size_t group_size = 1;
+    std::size_t max_groups = 1;
+    int unroll = 1;
+    bool contiguous_chunks = false;
+    bool warp_shuffle = false;
+    int vector_width = 0;  ///< 0: no vector loads
+};
+
+/// What the policy needs to know of a reduction: its value, and the array a plain `name[i]` map reads.
+struct ReductionTraits {
+    std::size_t value_size = 4;
+    bool value_is_scalar = true;          ///< a builtin scalar type (not a vector type or a struct)
+    std::size_t vector_element_size = 0;  ///< element size of the array a `name[i]` map reads; 0: none
+};
+
+inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTraits& traits) {
+    ReductionPlan plan;
+    if (device_class(info) == DeviceClass::cpu) {
+        plan.group_size = 1;
+        plan.contiguous_chunks = true;
+        plan.max_groups = std::size_t(info.compute_units) * 8;
+        plan.unroll = 8;
+        return plan;
+    }
+    plan.group_size = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+    plan.max_groups = std::size_t(info.compute_units) * 16;
+    plan.unroll = 4;
+    plan.warp_shuffle = device_class(info) == DeviceClass::nvidia_gpu && traits.value_size % 4 == 0 && plan.group_size >= 32;
+    if (traits.value_is_scalar && traits.vector_element_size > 0 && traits.vector_element_size <= 8)
+        plan.vector_width = static_cast<int>(16 / traits.vector_element_size);
+    return plan;
+}
+
+}  // namespace clalgo::detail

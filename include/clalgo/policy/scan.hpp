@@ -1,0 +1,94 @@
+// How a scan runs on a device class: the algorithm (serial blocks on CPUs, single pass with decoupled look-back
+// on NVIDIA, reduce-then-scan on other GPUs), the tile, warp shuffles and ballots on NVIDIA, and the tuning
+// variables CLALGO_SCAN_ITEMS, CLALGO_SCAN_GROUP_SIZE and CLALGO_SCAN_BALLOT, each checked.
+//   detail::ScanPlan plan = detail::scan_policy(info, {sizeof(int), false, false, false, ScanAlgorithm::automatic});
+#pragma once
+
+#include <clalgo/core/device_info.hpp>
+#include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuning_variables.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace clalgo {
+
+/// How a scan runs. `automatic` picks single_pass on NVIDIA GPUs, reduce_then_scan on other GPUs and serial on
+/// CPUs; the others force a choice (for tests, or for a device whose needs you know).
+enum class ScanAlgorithm {
+    automatic,
+    single_pass,       ///< decoupled look-back: reads and writes each item once
+    reduce_then_scan,  ///< tiles reduced, then rescanned: reads twice, never waits on other work-groups
+    serial,            ///< one work-item per contiguous block: for CPU devices
+};
+
+namespace detail {
+
+struct ScanPlan {
+    ScanAlgorithm algorithm = ScanAlgorithm::serial;
+    std::size_t group_size = 1;
+    std::size_t items = 1;        ///< per work-item in a tile
+    std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks
+    bool warp_shuffle = false;
+    bool packed_status = false;   ///< look-back status and value in one 64-bit word
+    bool ballot_compaction = false;  ///< compaction by warp ballots, with no scan of values (NVIDIA, single pass)
+    bool device_fence_ptx = false;   ///< publish look-back values with NVIDIA's membar.gl (inline PTX)
+    std::size_t tile() const { return group_size * items; }
+};
+
+/// What the policy needs to know of a scan kernel.
+struct ScanTraits {
+    std::size_t value_size = 4;
+    bool segmented = false;
+    bool uses_last_item = false;    ///< the output statement needs the total first: no single pass
+    bool plain_compaction = false;  ///< a compaction and nothing else: the ballot path may count kept items
+    ScanAlgorithm requested = ScanAlgorithm::automatic;
+};
+
+/// Local memory of a tile (an upper bound for ballot compaction, which keeps no values there).
+inline std::size_t scan_local_bytes(const ScanPlan& plan, const ScanTraits& traits) {
+    const std::size_t tile = plan.tile();
+    return (tile + tile / 32 + plan.group_size) * traits.value_size + (traits.segmented ? tile : 1) + plan.group_size * 4 + 256;
+}
+
+inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits) {
+    const DeviceClass device = device_class(info);
+    const bool cpu = device == DeviceClass::cpu, nvidia = device == DeviceClass::nvidia_gpu;
+    ScanPlan plan;
+    plan.device_fence_ptx = nvidia;
+    plan.algorithm = traits.requested;
+    if (plan.algorithm == ScanAlgorithm::automatic) {
+        if (cpu) plan.algorithm = ScanAlgorithm::serial;
+        else if (nvidia && !traits.uses_last_item) plan.algorithm = ScanAlgorithm::single_pass;
+        else plan.algorithm = ScanAlgorithm::reduce_then_scan;
+    }
+    if (plan.algorithm == ScanAlgorithm::serial) {
+        plan.max_groups = std::size_t(info.compute_units) * 8;
+        return plan;
+    }
+    // a compaction and nothing else counts kept items with warp ballots on NVIDIA (CLALGO_SCAN_BALLOT=0: not)
+    const bool ballot = traits.plain_compaction && plan.algorithm == ScanAlgorithm::single_pass && nvidia &&
+                        tuning_switch("CLALGO_SCAN_BALLOT").value_or(true);
+    // tiles of 64 work-items with up to 64 items each, about 16 KiB of values: on an H200, 64 x 64 int32
+    // beat 256 x 16, 128 x 32, 32 x 128 and the other shapes tried (docs/performance.md); smaller tiles
+    // where a tiled algorithm is forced on a CPU, to exercise many tiles. Ballot compaction keeps no values
+    // in local memory: there 128 x 32 beat the other shapes from 32 x 16 to 256 x 64 on an H200.
+    const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+    plan.group_size = std::min<std::size_t>(ballot ? 128 : 64, largest);
+    plan.items = ballot ? 32 : std::clamp<std::size_t>(16384 / (plan.group_size * traits.value_size), 1, 64);
+    if (cpu) plan.items = std::min<std::size_t>(plan.items, 4);
+    // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
+    if (auto items = tuning_number("CLALGO_SCAN_ITEMS", 1, 64)) plan.items = static_cast<std::size_t>(*items);
+    if (auto group = tuning_number("CLALGO_SCAN_GROUP_SIZE", 32, 1024))
+        plan.group_size = power_of_two_at_most(std::min<std::size_t>(static_cast<std::size_t>(*group), largest));
+    while (plan.items > 1 && scan_local_bytes(plan, traits) + 1024 > info.local_memory_bytes) plan.items /= 2;
+    while (plan.group_size > 32 && scan_local_bytes(plan, traits) + 1024 > info.local_memory_bytes) plan.group_size /= 2;
+    plan.warp_shuffle = nvidia && traits.value_size % 4 == 0 && plan.group_size >= 32;
+    plan.packed_status = traits.value_size <= 4 && info.has_int64_atomics;
+    plan.ballot_compaction = ballot && plan.warp_shuffle && plan.group_size % 32 == 0 && plan.items <= 64;
+    plan.max_groups = std::size_t(info.compute_units) * (cpu ? 4 : 8);
+    return plan;
+}
+
+}  // namespace detail
+}  // namespace clalgo

@@ -1,0 +1,113 @@
+// The policies of the map, the reduction and the scan for every device class, from a typical DeviceInfo of each
+// (no device needed), and the checks of their tuning variables. The sort and by-key policies are tested beside
+// their algorithms (test_sort.cpp, test_comparison_sort.cpp, test_by_key.cpp).
+#include "support.hpp"
+
+#include <clalgo/policy/map.hpp>
+#include <clalgo/policy/reduction.hpp>
+#include <clalgo/policy/scan.hpp>
+
+#include <string>
+
+using clalgo::DeviceClass;
+using clalgo::ScanAlgorithm;
+using clalgo::typical_device;
+using clalgo::detail::ScanTraits;
+
+namespace {
+
+TEST(MapPolicy, ContiguousChunksOnCpusAndAGridStrideLoopFillingGpus) {
+    const auto cpu = typical_device(DeviceClass::cpu);
+    EXPECT_TRUE(clalgo::detail::map_policy(cpu).contiguous_chunks);
+    const auto cpu_shape = clalgo::detail::map_shape(cpu, 1 << 20, 4096);
+    EXPECT_EQ(cpu_shape.group_size, 1u);
+    EXPECT_EQ(cpu_shape.groups, std::size_t(cpu.compute_units) * 8);
+    EXPECT_EQ(clalgo::detail::map_shape(cpu, 5, 4096).groups, 5u);
+    for (auto device : {DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
+        const auto info = typical_device(device);
+        EXPECT_FALSE(clalgo::detail::map_policy(info).contiguous_chunks);
+        const auto shape = clalgo::detail::map_shape(info, std::int64_t(1) << 30, 1024);
+        EXPECT_EQ(shape.group_size, 256u);
+        EXPECT_EQ(shape.groups, std::size_t(info.compute_units) * 64);
+        EXPECT_EQ(clalgo::detail::map_shape(info, 300, 1024).groups, 2u);
+        EXPECT_EQ(clalgo::detail::map_shape(info, 0, 1024).groups, 0u);
+    }
+}
+
+TEST(ReductionPolicy, ChunksOnCpusShufflesOnlyOnNvidiaVectorLoadsForPlainScalarReads) {
+    const auto cpu = clalgo::detail::reduction_policy(typical_device(DeviceClass::cpu), {4, true, 4});
+    EXPECT_TRUE(cpu.contiguous_chunks);
+    EXPECT_EQ(cpu.group_size, 1u);
+    EXPECT_FALSE(cpu.warp_shuffle);
+    const auto nvidia = clalgo::detail::reduction_policy(typical_device(DeviceClass::nvidia_gpu), {4, true, 4});
+    EXPECT_TRUE(nvidia.warp_shuffle);
+    EXPECT_EQ(nvidia.vector_width, 4);
+    EXPECT_EQ(nvidia.max_groups, 132u * 16);
+    EXPECT_FALSE(clalgo::detail::reduction_policy(typical_device(DeviceClass::nvidia_gpu), {2, true, 2}).warp_shuffle);
+    EXPECT_EQ(clalgo::detail::reduction_policy(typical_device(DeviceClass::nvidia_gpu), {8, false, 8}).vector_width, 0);
+    const auto other = clalgo::detail::reduction_policy(typical_device(DeviceClass::other_gpu), {8, true, 8});
+    EXPECT_FALSE(other.warp_shuffle);
+    EXPECT_EQ(other.vector_width, 2);
+}
+
+TEST(ScanPolicy, EveryDeviceClassGetsItsAlgorithmAndATileThatFits) {
+    const auto cpu = typical_device(DeviceClass::cpu);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}).algorithm, ScanAlgorithm::serial);
+    const auto forced = clalgo::detail::scan_policy(cpu, ScanTraits{4, false, false, false, ScanAlgorithm::single_pass});
+    EXPECT_EQ(forced.algorithm, ScanAlgorithm::single_pass);
+    EXPECT_LE(forced.items, 4u);  // small tiles where a tiled algorithm runs on a CPU
+    EXPECT_FALSE(forced.warp_shuffle);
+    EXPECT_FALSE(forced.device_fence_ptx);
+
+    const auto nvidia_info = typical_device(DeviceClass::nvidia_gpu);
+    const auto nvidia = clalgo::detail::scan_policy(nvidia_info, {});
+    EXPECT_EQ(nvidia.algorithm, ScanAlgorithm::single_pass);
+    EXPECT_TRUE(nvidia.warp_shuffle && nvidia.packed_status && nvidia.device_fence_ptx);
+    EXPECT_FALSE(nvidia.ballot_compaction);
+    EXPECT_EQ(nvidia.tile(), 64u * 64);
+    const auto ballot = clalgo::detail::scan_policy(nvidia_info, ScanTraits{4, false, false, true, ScanAlgorithm::automatic});
+    EXPECT_TRUE(ballot.ballot_compaction);
+    EXPECT_EQ(ballot.group_size, 128u);
+    EXPECT_EQ(clalgo::detail::scan_policy(nvidia_info, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}).algorithm,
+              ScanAlgorithm::reduce_then_scan);  // last_item needs the total first
+    EXPECT_FALSE(clalgo::detail::scan_policy(nvidia_info, ScanTraits{8, false, false, false, ScanAlgorithm::automatic}).packed_status);
+
+    const auto other_info = typical_device(DeviceClass::other_gpu);
+    const auto other = clalgo::detail::scan_policy(other_info, ScanTraits{16, true, false, false, ScanAlgorithm::automatic});
+    EXPECT_EQ(other.algorithm, ScanAlgorithm::reduce_then_scan);
+    EXPECT_FALSE(other.warp_shuffle || other.device_fence_ptx || other.packed_status);
+    for (const auto& info : {nvidia_info, other_info})
+        for (std::size_t size : {1, 4, 8, 16, 64}) {
+            const ScanTraits traits{size, true, false, false, ScanAlgorithm::reduce_then_scan};
+            EXPECT_LE(clalgo::detail::scan_local_bytes(clalgo::detail::scan_policy(info, traits), traits) + 1024,
+                      info.local_memory_bytes)
+                << info.name << ", values of " << size << " bytes";
+        }
+}
+
+TEST(ScanPolicy, TuningVariablesTakeDocumentedValuesAndNameTheVariableOtherwise) {
+    const auto nvidia = typical_device(DeviceClass::nvidia_gpu);
+    {
+        clalgo_test::ScopedVariable items("CLALGO_SCAN_ITEMS", "8");
+        clalgo_test::ScopedVariable group("CLALGO_SCAN_GROUP_SIZE", "100");
+        const auto plan = clalgo::detail::scan_policy(nvidia, {});
+        EXPECT_EQ(plan.items, 8u);
+        EXPECT_EQ(plan.group_size, 64u);  // rounded down to a power of two
+    }
+    for (const char* bad : {"abc", "0", "1000", "-3", "4x"}) {
+        clalgo_test::ScopedVariable items("CLALGO_SCAN_ITEMS", std::string(bad));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::scan_policy(nvidia, {});
+        }), "CLALGO_SCAN_ITEMS='" + std::string(bad) + "': expected a whole number from 1 to 64"));
+    }
+    {
+        clalgo_test::ScopedVariable off("CLALGO_SCAN_BALLOT", "Off");
+        EXPECT_FALSE(clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, true, ScanAlgorithm::automatic}).ballot_compaction);
+    }
+    clalgo_test::ScopedVariable maybe("CLALGO_SCAN_BALLOT", "maybe");
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+        clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, true, ScanAlgorithm::automatic});
+    }), "CLALGO_SCAN_BALLOT='maybe'"));
+}
+
+}  // namespace
