@@ -20,11 +20,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace clalgo {
