@@ -1,7 +1,7 @@
-// What copy_if, remove_if, partition and unique share: a scan of 0/1 "kept" flags whose output statement writes
-// each kept item to its place. Named extra arguments for predicates, the result type (the kept items and their
-// count, on the device and readable on the host), and a per-context cache of the generated scan kernels, so
-// that calling an algorithm again with the same expressions builds nothing and hashes no source.
+// What copy_if, remove_if, partition and unique share: the call of the compaction kernel (kernels/compaction.hpp),
+// which writes each kept item to its place. Named extra arguments for predicates, the result type (the kept items and their
+// count, on the device and readable on the host), and the call of the compaction kernel, kept with the context
+// so that calling an algorithm again with the same expressions builds nothing and hashes no source.
 //   clalgo::SelectionOptions options;  options.extra_args = {clalgo::Argument("threshold", 7)};
 //   auto [kept, count] = clalgo::copy_if(q, values, "ary[i] > threshold", options);
 //   std::int64_t how_many = count.get(q);   // kept.view(0, how_many) holds them, in order
@@ -13,7 +13,8 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>
-#include <clalgo/kernels/scan.hpp>
+#include <clalgo/algorithm/kernel_cache.hpp>
+#include <clalgo/kernels/compaction.hpp>
 
 #include <cstdint>
 #include <map>
@@ -87,34 +88,6 @@ struct Partition {
 
 namespace detail {
 
-/// Attached to each context: generated selection kernels by everything that shapes their source.
-struct SelectionCache {
-    std::mutex mutex;
-    std::map<std::string, std::shared_ptr<void>> kernels;
-};
-
-/// The scan kernel for one shape of selection, built on first use and kept with the context.
-template <class Count>
-const GenericScanKernel<Count>& cached_scan(const Context& context, const std::string& arguments,
-                                            const std::string& input_expr, const std::string& output_statement,
-                                            const ScanOptions& options) {
-    auto& cache = context.state().attachment<SelectionCache>();
-    std::string key = type_name<Count>();
-    for (const std::string* part : {&arguments, &input_expr, &output_statement, &options.preamble,
-                                    &options.build_options, &options.name})
-        key += '\0' + *part;
-    for (const auto& fetch : options.input_fetch_exprs) key += '\0' + fetch.name + fetch.argument + std::to_string(fetch.offset);
-    key += '\0' + std::to_string(static_cast<int>(options.algorithm));
-    if (options.compaction)
-        key += '\0' + options.compaction->destination + '\0' + options.compaction->value + '\0' +
-               options.compaction->limit + '\0' + options.compaction->count;
-    std::lock_guard<std::mutex> lock(cache.mutex);
-    auto& slot = cache.kernels[key];
-    if (!slot)
-        slot = std::make_shared<GenericScanKernel<Count>>(context, arguments, input_expr, "a+b", "0", output_statement, options);
-    return *static_cast<const GenericScanKernel<Count>*>(slot.get());
-}
-
 /// The input of a selection: an array, or an index range whose kept indices map to `Value`s.
 template <class Value>
 struct SelectionInput {
@@ -129,12 +102,8 @@ inline std::string extra_declarations(const SelectionOptions& options) {
     return text;
 }
 
-/// How a selection places the items: kept ones only, contiguously (copy_if, unique), or kept ones and rejected
-/// ones, each contiguously (partition).
-enum class Placement { kept, kept_and_rejected };
-
-/// Runs a selection: `keep` is the test of item i. Kept items go to `Value *selected`, rejected ones (for
-/// partition) to `Value *rejected`, each with room for `capacity` items; the count goes to `count`.
+/// Runs a selection: `keep` is the test of item i. Kept items go to the first output, rejected ones (for
+/// partition) to the second, each with room for `capacity` items; the count goes to `count`.
 template <class Value, class... Outputs>
 cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
                         Placement placement, bool fetch_previous, const SelectionOptions& options,
@@ -143,35 +112,19 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
     if (count.size() != 1) throw std::invalid_argument("clalgo: " + name + " needs a count of one element");
     const std::int64_t n = input.size();
     if (n == 0) return count.fill(queue, 0);
-    const std::string value = type_name<Value>();
-    std::string arguments = input.array ? "const " + value + " *ary, " : "";
-    arguments += value + " *selected";
-    if (placement == Placement::kept_and_rejected) arguments += ", " + value + " *rejected";
-    arguments += ", long *selected_count, long selection_capacity" + extra_declarations(options);
+    CompactionSpec spec;
+    spec.name = name;
+    spec.value_type = type_name<Value>();
+    spec.array_input = input.array.has_value();
+    spec.placement = placement;
+    spec.keep = keep;
+    spec.value_expr = options.value_expr;
+    spec.fetch_previous = fetch_previous;
+    spec.extra_declarations = extra_declarations(options);
+    spec.preamble = options.preamble;
+    spec.build_options = options.build_options;
+    spec.algorithm = options.algorithm;
 
-    ScanOptions scan_options;
-    scan_options.name = name;
-    scan_options.preamble = options.preamble;
-    scan_options.build_options = options.build_options;
-    scan_options.algorithm = options.algorithm;
-    if (input.array) {
-        // the item is read once and kept in registers until it is written
-        scan_options.input_fetch_exprs.push_back({"clalgo_item", "ary", 0});
-        if (fetch_previous) scan_options.input_fetch_exprs.push_back({"clalgo_previous", "ary", -1});
-    }
-    const std::string the_value = input.array ? std::string("clalgo_item") : "(" + options.value_expr + ")";
-    std::string output;
-    if (placement == Placement::kept) {
-        scan_options.compaction = ScanCompaction{"selected", the_value, "selection_capacity", "selected_count"};
-    } else {
-        output = "if (clalgo_k == n - 1) *selected_count = item;\n"
-                 "if (prev_item != item) {\n"
-                  "    if (prev_item < selection_capacity) selected[prev_item] = " + the_value + ";\n"
-                  "} else if (clalgo_k - prev_item < selection_capacity) {\n"
-                  "    rejected[clalgo_k - prev_item] = " + the_value + ";\n"
-                  "}";
-    }
-    const std::string input_expr = "(" + keep + ") ? 1 : 0";
     std::vector<BoundArgument> bound;
     if (input.array) bound.push_back(bind(*input.array));
     (bound.push_back(bind(outputs)), ...);
@@ -181,11 +134,15 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
     const std::optional<IndexRange> indices = input.array ? std::nullopt : std::optional<IndexRange>(input.indices);
 
     // 32-bit counts where they suffice: the scan's status words then pack value and flag into one word
-    if (n <= 0xffffffffll)
-        return cached_scan<cl_uint>(queue.context(), arguments, input_expr, output, scan_options)
-            .enqueue_bound(queue, nullptr, indices, bound, {});
-    return cached_scan<cl_ulong>(queue.context(), arguments, input_expr, output, scan_options)
-        .enqueue_bound(queue, nullptr, indices, bound, {});
+    auto run = [&](auto count_type) {
+        using Count = decltype(count_type);
+        const auto& kernel = cached_kernel<CompactionKernel<Count>>(
+            queue.context(), "compaction " + type_name<Count>() + '\0' + spec.key(),
+            [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
+        return kernel.enqueue(queue, indices, bound, {});
+    };
+    if (n <= 0xffffffffll) return run(cl_uint{});
+    return run(cl_ulong{});
 }
 
 /// Allocates a result with room for options.capacity (default: all) items and runs the selection into it.

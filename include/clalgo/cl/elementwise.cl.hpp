@@ -9,7 +9,7 @@ ${preamble}
 #define CLALGO_CONTIGUOUS_CHUNKS ${contiguous_chunks}
 
 __kernel void ${name}(
-    long clalgo_start, long clalgo_step, long n${parameters})
+    ${signature}${parameters})
 {
     ${array_pointers}
     ${loop_prep}

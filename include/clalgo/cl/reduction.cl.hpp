@@ -1,7 +1,6 @@
-// OpenCL C template of ReductionKernel. Stage 1: each work-group folds its share of the indices (a grid-stride
-// loop on GPUs, one contiguous chunk per work-item on CPUs) and combines its work-items into one partial;
-// stage 2: one work-group combines the partials into the result. No atomics, so the result is the same on
-// every run for a given device and size.
+// OpenCL C template of ReductionKernel, one launch: each work-group folds its share of the indices (a
+// grid-stride loop on GPUs, one contiguous chunk per work-item on CPUs) and combines its work-items into one
+// partial; the last work-group to finish (a ticket counts them) combines the partials into the result. The result is the same on every run for a given device and size.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -15,6 +14,13 @@ typedef ${value_type} clalgo_value_t;
 #define CLALGO_UNROLL ${unroll}
 #define CLALGO_WARP_SHUFFLE ${warp_shuffle}
 #define CLALGO_VECTOR_WIDTH ${vector_width}
+
+#if ${nvidia}
+/* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
+#define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define CLALGO_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 inline clalgo_value_t clalgo_neutral(void)
 {
@@ -32,10 +38,8 @@ inline clalgo_value_t clalgo_map(const long i, const long n${map_parameters})
 }
 ${group_functions}
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
-void ${name}_stage1(
-    long clalgo_start, long clalgo_step, long n,
-    long clalgo_vector_head,
-    __global clalgo_value_t *clalgo_partials${parameters})
+void ${name}_reduce(
+    ${signature}${parameters})
 {
     ${array_pointers}
     /* several accumulators per work-item: independent chains keep loads and arithmetic in flight */
@@ -109,23 +113,28 @@ void ${name}_stage1(
     for (int clalgo_u = 1; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
         clalgo_acc[0] = clalgo_reduce(clalgo_acc[0], clalgo_acc[clalgo_u]);
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
+    __local uint clalgo_last_group;
     const clalgo_value_t clalgo_total = clalgo_group_reduce(clalgo_acc[0], clalgo_scratch);
-    if (get_local_id(0) == 0)
+    if (get_local_id(0) == 0) {
         clalgo_partials[get_group_id(0)] = clalgo_total;
-}
-
-__kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
-void ${name}_stage2(
-    long clalgo_count, __global const clalgo_value_t *clalgo_partials,
-    __global clalgo_value_t *clalgo_result, long clalgo_result_offset)
-{
-    clalgo_value_t clalgo_acc = clalgo_neutral();
-    for (long clalgo_k = get_local_id(0); clalgo_k < clalgo_count; clalgo_k += CLALGO_GROUP_SIZE)
-        clalgo_acc = clalgo_reduce(clalgo_acc, clalgo_partials[clalgo_k]);
-    __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
-    clalgo_acc = clalgo_group_reduce(clalgo_acc, clalgo_scratch);
+        CLALGO_DEVICE_FENCE();  /* the partial is visible before the ticket that counts it */
+        const uint clalgo_done = atomic_inc(clalgo_ticket);
+        clalgo_last_group = clalgo_done == get_num_groups(0) - 1;
+        if (clalgo_last_group)
+            atomic_xchg(clalgo_ticket, 0u);  /* ready for the next call */
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!clalgo_last_group)
+        return;
+    /* the last work-group: every partial has been written; combine them */
+    CLALGO_DEVICE_FENCE();
+    clalgo_value_t clalgo_all = clalgo_neutral();
+    for (long clalgo_g = get_local_id(0); clalgo_g < (long)get_num_groups(0); clalgo_g += CLALGO_GROUP_SIZE)
+        clalgo_all = clalgo_reduce(clalgo_all, *(volatile __global clalgo_value_t *)&clalgo_partials[clalgo_g]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    clalgo_all = clalgo_group_reduce(clalgo_all, clalgo_scratch);
     if (get_local_id(0) == 0)
-        clalgo_result[clalgo_result_offset] = clalgo_acc;
+        clalgo_result[clalgo_result_offset] = clalgo_all;
 }
 )CLC";
 

@@ -10,6 +10,7 @@
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
@@ -53,6 +54,7 @@ public:
                  {"preamble", detail::user_text("preamble", options_.preamble)},
                  {"contiguous_chunks", detail::library_text(detail::map_policy(info).contiguous_chunks ? "1" : "0")},
                  {"name", detail::library_text(options_.name)},
+                 {"signature", detail::library_text(signature_.text())},
                  {"parameters", detail::library_text(parameters)},
                  {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},
                  {"loop_prep", detail::user_text("loop_prep", options_.loop_prep)},
@@ -80,10 +82,11 @@ public:
         auto& on = program_.on(queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(options_.name);
-        kernel.setArg(0, static_cast<cl_long>(indices.start));
-        kernel.setArg(1, static_cast<cl_long>(indices.step));
-        kernel.setArg(2, static_cast<cl_long>(n));
-        detail::set_arguments(kernel, 3, bound);
+        detail::KernelArguments(kernel, signature_)
+            .set("clalgo_start", static_cast<cl_long>(indices.start))
+            .set("clalgo_step", static_cast<cl_long>(indices.step))
+            .set("n", static_cast<cl_long>(n))
+            .user(bound);
         const auto shape = detail::map_shape(*on.info, n, detail::kernel_work_group_size(kernel, on.device));
         return detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
     }
@@ -95,6 +98,8 @@ public:
 private:
     std::vector<ArgumentDeclaration> declarations_;
     ElementwiseOptions options_;
+    /// The library's kernel parameters, set by name at launch; the user's follow.
+    detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
     detail::KernelProgram program_;
 };
 

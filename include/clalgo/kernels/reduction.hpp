@@ -13,6 +13,7 @@
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
@@ -109,7 +110,9 @@ public:
                  {"map_parameters", detail::library_text(map_parameters)},
                  {"map_arguments", detail::library_text(map_arguments)},
                  {"group_functions", detail::library_text(group_functions)},
+                 {"nvidia", detail::library_text(plan.device_fence_ptx ? "1" : "0")},
                  {"name", detail::library_text(options_.name)},
+                 {"signature", detail::library_text(signature_.text())},
                  {"parameters", detail::library_text(parameters)},
                  {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}});
         };
@@ -118,7 +121,7 @@ public:
             detail::BuildLabel{options_.name,
                                {{"neutral", neutral}, {"reduce_expr", reduce_expr}, {"map_expr", map_expr},
                                 {"preamble", options_.preamble}}},
-            types, {options_.name + "_stage1", options_.name + "_stage2"});
+            types, {options_.name + "_reduce"});
         vector_source_ = vector_source;
     }
 
@@ -193,7 +196,7 @@ private:
         throw std::logic_error("clalgo: no reduction plan for the device");
     }
 
-    /// Enqueues both stages; the result lands in `result` at element `result_offset` (no `result`: in the queue's
+    /// Enqueues the reduction; the result lands in `result` at element `result_offset` (no `result`: in the queue's
     /// scratch buffer), and where `read_back` is given, a non-blocking read of it into `*read_back` follows (its
     /// event is returned).
     template <class... Args>
@@ -209,17 +212,18 @@ private:
         // under the launch lock: the scratch buffer is shared by the calls on this queue
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         auto& scratch = scratch_.get(queue);
-        scratch.reserve(queue, (plan.max_groups + 1) * sizeof(T));
-        const cl::Buffer partials = scratch.buffer;
+        scratch.partials.reserve(queue, (plan.max_groups + 1) * sizeof(T));
+        const cl::Buffer partials = scratch.partials.buffer;
         if (result == nullptr) {
-            result = &scratch.buffer;
+            result = &scratch.partials.buffer;
             result_offset = plan.max_groups;
         }
 
-        // enough groups to fill the device, but at least a few items per work-item
+        // enough groups to fill the device, but at least a few items per work-item; one group where n = 0
         const std::size_t items_per_group = plan.group_size * (plan.contiguous_chunks ? 4096 : 16);
-        const std::size_t groups =
-            n == 0 ? 0 : std::min(plan.max_groups, detail::divide_up(static_cast<std::uint64_t>(n), items_per_group));
+        const std::size_t groups = std::max<std::size_t>(
+            1, std::min(plan.max_groups, detail::divide_up(static_cast<std::uint64_t>(n), items_per_group)));
+        scratch.ticket.reserve_zeroed(queue, 4);
 
         std::int64_t vector_head = -1;
         if (plan.vector_width > 0 && indices.step == 1 && n >= 4 * plan.vector_width) {
@@ -231,25 +235,19 @@ private:
                 }
         }
 
-        std::vector<cl::Event> wait = call.wait;
-        if (groups > 0) {
-            cl::Kernel& stage1 = on.kernel(options_.name + "_stage1");
-            stage1.setArg(0, static_cast<cl_long>(indices.start));
-            stage1.setArg(1, static_cast<cl_long>(indices.step));
-            stage1.setArg(2, static_cast<cl_long>(n));
-            stage1.setArg(3, static_cast<cl_long>(vector_head));
-            stage1.setArg(4, partials);
-            detail::set_arguments(stage1, 5, bound);
-            wait = {detail::launch(queue, stage1, groups * plan.group_size, plan.group_size, wait,
-                                   options_.name.c_str())};
-        }
-        cl::Kernel& stage2 = on.kernel(options_.name + "_stage2");
-        stage2.setArg(0, static_cast<cl_long>(groups));
-        stage2.setArg(1, partials);
-        stage2.setArg(2, *result);
-        stage2.setArg(3, static_cast<cl_long>(result_offset));
-        cl::Event done = detail::launch(queue, stage2, plan.group_size, plan.group_size,
-                                        groups > 0 ? std::vector<cl::Event>{} : wait, options_.name.c_str());
+        cl::Kernel& kernel = on.kernel(options_.name + "_reduce");
+        detail::KernelArguments(kernel, signature_)
+            .set("clalgo_start", static_cast<cl_long>(indices.start))
+            .set("clalgo_step", static_cast<cl_long>(indices.step))
+            .set("n", static_cast<cl_long>(n))
+            .set("clalgo_vector_head", static_cast<cl_long>(vector_head))
+            .set("clalgo_partials", partials)
+            .set("clalgo_ticket", scratch.ticket.buffer)
+            .set("clalgo_result", *result)
+            .set("clalgo_result_offset", static_cast<cl_long>(result_offset))
+            .user(bound);
+        cl::Event done = detail::launch(queue, kernel, groups * plan.group_size, plan.group_size, call.wait,
+                                        options_.name.c_str());
         if (read_back != nullptr) {
             // enqueued under the lock: another thread's call on this queue would otherwise overwrite the result
             // slot of the queue's scratch buffer before this read
@@ -269,7 +267,20 @@ private:
     std::string vector_source_;
     std::vector<detail::ReductionPlan> plans_;  ///< one per device of the context, in its order
     detail::KernelProgram program_;
-    mutable detail::PerQueue<detail::GrowingBuffer> scratch_;  ///< partials, then the blocking call's result
+    /// The library's kernel parameters, set by name at launch; the user's follow.
+    detail::Signature signature_{{"long", "clalgo_start"},
+                                 {"long", "clalgo_step"},
+                                 {"long", "n"},
+                                 {"long", "clalgo_vector_head"},
+                                 {"__global clalgo_value_t *", "clalgo_partials"},
+                                 {"__global uint *", "clalgo_ticket"},
+                                 {"__global clalgo_value_t *", "clalgo_result"},
+                                 {"long", "clalgo_result_offset"}};
+    /// Per queue: the partials, then the blocking call's result; the ticket that finds the last work-group.
+    struct Scratch {
+        detail::GrowingBuffer partials, ticket;
+    };
+    mutable detail::PerQueue<Scratch> scratch_;
 };
 
 }  // namespace clalgo

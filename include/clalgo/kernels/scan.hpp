@@ -11,11 +11,17 @@
 // combined left to right.
 #pragma once
 
+#include <clalgo/cl/compaction.cl.hpp>
 #include <clalgo/cl/group.cl.hpp>
-#include <clalgo/cl/scan.cl.hpp>
+#include <clalgo/cl/scan_look_back.cl.hpp>
+#include <clalgo/cl/scan_reduce_then_scan.cl.hpp>
+#include <clalgo/cl/scan_serial.cl.hpp>
+#include <clalgo/cl/scan_single_pass.cl.hpp>
+#include <clalgo/cl/scan_tile.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/environment.hpp>
@@ -25,6 +31,7 @@
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/scan.hpp>
 #include <clalgo/kernels/reduction.hpp>
+#include <clalgo/kernels/scan_options.hpp>
 #include <clalgo/kernels/scratch.hpp>
 
 #include <algorithm>
@@ -41,37 +48,6 @@
 
 namespace clalgo {
 
-/// `name` holds `argument[i + offset]` in input_expr (offset 0 or -1 as in PyOpenCL); where the position
-/// i + offset falls outside the scan it holds `argument[i]`. A fetch at offset 0 is also visible in
-/// output_statement, read once for both.
-struct InputFetch {
-    std::string name;
-    std::string argument;
-    int offset = 0;
-};
-
-/// Stream compaction done by the scan itself, for scans whose input_expr is 0 or 1: wherever the scan grows,
-/// `destination[prev_item] = value` (while prev_item < `limit`), and the total goes to `count[0]`, written once
-/// by the work-item that holds the last item rather than tested for at every item.
-struct ScanCompaction {
-    std::string destination;  ///< an array argument
-    std::string value;        ///< an expression over i, the arguments and input fetches
-    std::string limit;        ///< an expression: room in the destination
-    std::string count;        ///< a `long *` argument: its first element receives the number of such items
-};
-
-/// What a GenericScanKernel may add: a name, segments, input fetches, helper code, compiler options, the
-/// algorithm, and compaction.
-struct ScanOptions {
-    std::string name = "scan";           ///< the kernel's name, in build errors and profilers
-    std::string is_segment_start_expr;   ///< an expression over i: true where a new segment starts
-    std::vector<InputFetch> input_fetch_exprs;
-    std::string preamble;                ///< OpenCL C placed before the kernels
-    std::string build_options;           ///< passed to the OpenCL compiler
-    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
-    std::optional<ScanCompaction> compaction;
-};
-
 namespace detail {
 
 /// Look-back state and partial results kept per queue between calls.
@@ -86,6 +62,7 @@ inline bool mentions(const std::string& code, const std::string& name) {
 
 }  // namespace detail
 
+
 /// A scan of `input_expr` over the indices with `scan_expr` (associative, identity `neutral`, not necessarily
 /// commutative), and `output_statement` run at every index with item, prev_item and last_item. Asynchronous.
 template <class T>
@@ -94,6 +71,13 @@ public:
     GenericScanKernel(const Context& context, const std::string& arguments, const std::string& input_expr,
                       const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                       ScanOptions options = {})
+        : GenericScanKernel(context, arguments, input_expr, scan_expr, neutral, output_statement, std::move(options),
+                            detail::ScanStages{}) {}
+
+    /// For kernels built on the scan (the library's compaction): the scan with statements of their own.
+    GenericScanKernel(const Context& context, const std::string& arguments, const std::string& input_expr,
+                      const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
+                      ScanOptions options, detail::ScanStages stages)
         : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()) {
         const std::string kernel = "GenericScanKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
@@ -107,118 +91,78 @@ public:
             throw std::invalid_argument("clalgo: " + kernel +
                                         ": an output_statement that uses last_item needs the total before any output, "
                                         "which the single-pass algorithm cannot give");
+        if (options_.compaction) stages = detail::compaction_stages(declarations_, *options_.compaction, segmented_, kernel);
+        launch_at_zero_ = stages.needs_launch_at_zero;
+        // the ballot path counts 0/1 inputs: only for a compaction that says so and nothing else
+        const bool ballot_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
+                                       !segmented_ && std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 
-        std::string function_parameters, function_arguments, input_fetches;
+        std::string function_parameters, function_arguments;
         for (const auto& declaration : declarations_) {
             function_parameters += ", " + (declaration.is_array ? "__global " + detail::qualifiers(declaration) +
                                                                       declaration.type + " *" + declaration.name
                                                                 : "const " + declaration.type + " " + declaration.name);
             function_arguments += ", " + declaration.name;
         }
-        // fetches at offset 0 are read once and kept in registers for the output statement too
-        std::map<std::string, std::string> kept;
-        for (const auto& fetch : options_.input_fetch_exprs) {
-            auto source = std::find_if(declarations_.begin(), declarations_.end(), [&](const ArgumentDeclaration& d) {
-                return d.name == fetch.argument;
-            });
-            if (source == declarations_.end() || !source->is_array)
-                throw std::invalid_argument("clalgo: " + kernel + ": input fetch '" + fetch.name + "' reads '" +
-                                            fetch.argument + "', which is not an array argument");
-            if (!detail::is_identifier(fetch.name))
-                throw std::invalid_argument("clalgo: " + kernel + ": '" + fetch.name + "' is not a name");
-            const std::string& type = source->type;
-            const std::string& name = fetch.name;
-            if (fetch.offset == 0) {
-                kept["kept_parameters"] += ", const " + type + " " + name;
-                kept["kept_arguments"] += ", " + name;
-                kept["kept_array_parameters"] += ", " + type + " *clalgo_kept_" + name;
-                kept["kept_array_arguments"] += ", clalgo_kept_" + name;
-                kept["kept_arrays"] += type + " clalgo_kept_" + name + "[CLALGO_ITEMS];\n";
-                kept["kept_loads"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\nclalgo_kept_" +
-                                      name + "[clalgo_j] = " + name + ";\n";
-                kept["kept_reads"] += "const " + type + " " + name + " = clalgo_kept_" + name + "[clalgo_j];\n";
-                kept["kept_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\n";
-            } else {
-                const std::string offset = "(" + std::to_string(fetch.offset) + ")";
-                input_fetches += "const " + type + " " + name + " = " + fetch.argument + "[(clalgo_k + " + offset +
-                                 " >= 0 && clalgo_k + " + offset + " < n) ? i + " + offset + " : i];\n";
-            }
-        }
-
-        if (options_.compaction) {
-            auto destination = std::find_if(declarations_.begin(), declarations_.end(), [&](const ArgumentDeclaration& d) {
-                return d.name == options_.compaction->destination;
-            });
-            auto count = std::find_if(declarations_.begin(), declarations_.end(), [&](const ArgumentDeclaration& d) {
-                return d.name == options_.compaction->count;
-            });
-            if (destination == declarations_.end() || !destination->is_array || segmented_ ||
-                count == declarations_.end() || !count->is_array || count->type != "long")
-                throw std::invalid_argument("clalgo: " + kernel + ": compaction needs an array destination, a long * count "
-                                            "and no segments");
-            // nothing but the compaction, counting with a sum: the counts need no scan of values (ballots on NVIDIA)
-            auto squeezed = [](std::string text) {
-                text.erase(std::remove_if(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); }),
-                           text.end());
-                return text;
-            };
-            const std::string sum = squeezed(scan_expr);
-            bool sees_items = false;  // the ballot path has no item or last_item for the value or the limit
-            for (const std::string* code : {&options_.compaction->value, &options_.compaction->limit})
-                for (const char* name : {"item", "last_item"}) sees_items = sees_items || detail::mentions(*code, name);
-            plain_compaction_ = detail::trim(output_statement).empty() && (sum == "a+b" || sum == "b+a") &&
-                                squeezed(neutral) == "0" && !sees_items && std::is_integral_v<T> &&
-                                (sizeof(T) == 4 || sizeof(T) == 8);
-        }
+        const auto fetches = detail::input_fetch_text(declarations_, options_.input_fetch_exprs, kernel);
 
         std::vector<std::string> types{value_type_};
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
         const std::string parameters = detail::kernel_parameters(declarations_);
 
         auto generate = [&](const DeviceInfo& info) {
-            const detail::ScanPlan plan = make_plan(info);
-            plans_.push_back(plan);
-            std::string pattern = detail::cl_source::scan_common;
-            if (plan.algorithm == ScanAlgorithm::single_pass) pattern += detail::cl_source::scan_single_pass;
-            if (plan.algorithm == ScanAlgorithm::reduce_then_scan) pattern += detail::cl_source::scan_reduce_then_scan;
-            if (plan.algorithm == ScanAlgorithm::serial) pattern += detail::cl_source::scan_serial;
+            OnDevice on;
+            on.plan = detail::scan_policy(info, detail::ScanTraits{sizeof(T), segmented_, uses_last_item_,
+                                                                    ballot_compaction, options_.algorithm});
+            const detail::ScanPlan& plan = on.plan;
+            const std::string status_type = plan.packed_status ? "ulong" : "uint";
+            std::string pattern = detail::cl_source::scan_tile;
+            if (plan.algorithm == ScanAlgorithm::single_pass) {
+                pattern += detail::cl_source::scan_look_back;
+                pattern += plan.ballot_compaction ? detail::cl_source::compaction_ballot
+                                                  : detail::cl_source::scan_single_pass;
+                on.first = detail::scan_signature("single_pass", status_type);
+                on.first_kernel = options_.name + (plan.ballot_compaction ? "_compact" : "_single_pass");
+            } else {
+                const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
+                pattern += tiled ? detail::cl_source::scan_reduce_then_scan : detail::cl_source::scan_serial;
+                on.first = detail::scan_signature("reduce", status_type);
+                on.second = detail::scan_signature("scan", status_type);
+                on.first_kernel = options_.name + (tiled ? "_reduce_tiles" : "_reduce_blocks");
+                on.second_kernel = options_.name + (tiled ? "_scan_tiles" : "_scan_blocks");
+            }
             std::map<std::string, detail::Fill> fills{
                 {"prologue", detail::library_text(detail::program_prologue(info, types))},
                 {"preamble", detail::user_text("preamble", options_.preamble)},
-                 {"value_type", detail::library_text(value_type_)},
-                 {"group_size", detail::library_text(std::to_string(plan.group_size))},
-                 {"items_per_thread", detail::library_text(std::to_string(plan.items))},
-                 {"segmented", detail::library_text(segmented_ ? "1" : "0")},
-                 {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
-                 {"nvidia", detail::library_text(plan.device_fence_ptx ? "1" : "0")},
-                 {"packed_status", detail::library_text(plan.packed_status ? "1" : "0")},
-                 {"ballot_compaction", detail::library_text(plan.ballot_compaction ? "1" : "0")},
-                 {"status_type", detail::library_text(plan.packed_status ? "ulong" : "uint")},
-                 {"uses_last_item", detail::library_text(uses_last_item_ ? "1" : "0")},
-                 {"neutral", detail::user_text("neutral", neutral)},
-                 {"scan_expr", detail::user_text("scan_expr", scan_expr)},
-                 {"input_expr", detail::user_text("input_expr", input_expr)},
-                 {"input_fetches", detail::library_text(input_fetches)},
-                 {"is_segment_start_expr",
-                  detail::user_text("is_segment_start_expr", segmented_ ? options_.is_segment_start_expr : "false")},
-                 {"output_statement", detail::user_text("output_statement", output_statement)},
-                 {"warp_shuffle_functions", detail::library_text(detail::cl_source::warp_shuffle)},
-                 {"function_parameters", detail::library_text(function_parameters)},
-                 {"function_arguments", detail::library_text(function_arguments)},
-                 {"name", detail::library_text(options_.name)},
-                 {"parameters", detail::library_text(parameters)},
-                 {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}};
-            fills["compaction"] = detail::library_text(options_.compaction ? "1" : "0");
-            fills["compaction_count"] =
-                detail::library_text(options_.compaction ? options_.compaction->count : "clalgo_none");
-            fills["compaction_value"] = detail::user_text("compaction value", options_.compaction ? options_.compaction->value : "0");
-            fills["compaction_destination"] =
-                detail::library_text(options_.compaction ? options_.compaction->destination : "clalgo_none");
-            fills["compaction_limit"] =
-                detail::user_text("compaction limit", options_.compaction ? options_.compaction->limit : "0");
-            for (const char* hole : {"kept_parameters", "kept_arguments", "kept_array_parameters", "kept_array_arguments",
-                                     "kept_arrays", "kept_loads", "kept_reads", "kept_fetches"})
-                fills[hole] = detail::library_text(kept[hole]);
+                {"value_type", detail::library_text(value_type_)},
+                {"group_size", detail::library_text(std::to_string(plan.group_size))},
+                {"items_per_thread", detail::library_text(std::to_string(plan.items))},
+                {"segmented", detail::library_text(segmented_ ? "1" : "0")},
+                {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
+                {"nvidia", detail::library_text(plan.device_fence_ptx ? "1" : "0")},
+                {"packed_status", detail::library_text(plan.packed_status ? "1" : "0")},
+                {"status_type", detail::library_text(status_type)},
+                {"uses_last_item", detail::library_text(uses_last_item_ ? "1" : "0")},
+                {"neutral", detail::user_text("neutral", neutral)},
+                {"scan_expr", detail::user_text("scan_expr", scan_expr)},
+                {"input_expr", detail::user_text("input_expr", input_expr)},
+                {"is_segment_start_expr",
+                 detail::user_text("is_segment_start_expr", segmented_ ? options_.is_segment_start_expr : "false")},
+                {"output_statement", detail::user_text("output_statement", output_statement)},
+                {"item_statement", stages.item_statement},
+                {"total_statement", stages.total_statement},
+                {"kept_statement", stages.kept_statement},
+                {"warp_shuffle_functions", detail::library_text(detail::cl_source::warp_shuffle)},
+                {"function_parameters", detail::library_text(function_parameters)},
+                {"function_arguments", detail::library_text(function_arguments)},
+                {"name", detail::library_text(options_.name)},
+                {"signature", detail::library_text(on.first.text())},
+                {"reduce_signature", detail::library_text(on.first.text())},
+                {"scan_signature", detail::library_text(on.second.text())},
+                {"parameters", detail::library_text(parameters)},
+                {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}};
+            for (const auto& [hole, text] : fetches) fills[hole] = detail::library_text(text);
+            on_device_.push_back(std::move(on));
             return detail::render(pattern, fills);
         };
         program_ = detail::KernelProgram(
@@ -251,17 +195,21 @@ public:
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
     /// The algorithm chosen for a device of the context.
-    ScanAlgorithm algorithm(std::size_t device_index = 0) const { return plans_.at(device_index).algorithm; }
+    ScanAlgorithm algorithm(std::size_t device_index = 0) const { return on_device_.at(device_index).plan.algorithm; }
+    /// True where the device counts kept items by warp ballots (a compaction on NVIDIA).
+    bool counts_by_ballots(std::size_t device_index = 0) const { return on_device_.at(device_index).plan.ballot_compaction; }
 
 private:
-    detail::ScanPlan make_plan(const DeviceInfo& info) const {
-        return detail::scan_policy(info, detail::ScanTraits{sizeof(T), segmented_, uses_last_item_, plain_compaction_,
-                                                            options_.algorithm});
-    }
+    /// What a device's program needs at launch: its plan, its kernels' names and their library parameters.
+    struct OnDevice {
+        detail::ScanPlan plan;
+        std::string first_kernel, second_kernel;  ///< single pass: only the first
+        detail::Signature first{}, second{};
+    };
 
-    const detail::ScanPlan& plan_for(const detail::KernelProgram::OnDevice& on) const {
+    const OnDevice& on_device(const detail::KernelProgram::OnDevice& on) const {
         for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
-            if (program_.context().devices()[d]() == on.device()) return plans_.at(d);
+            if (program_.context().devices()[d]() == on.device()) return on_device_.at(d);
         throw std::logic_error("clalgo: no scan plan for the device");
     }
 
@@ -280,24 +228,19 @@ public:
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
         const std::int64_t n = indices.size();
-        if (n == 0 && total == nullptr && !options_.compaction) return detail::marker(queue, wait);
+        if (n == 0 && total == nullptr && !launch_at_zero_) return detail::marker(queue, wait);
 
-        auto& on = program_.on(queue);
-        const auto& plan = plan_for(on);
-        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        auto& program = program_.on(queue);
+        const OnDevice& device = on_device(program);
+        const detail::ScanPlan& plan = device.plan;
+        std::lock_guard<std::mutex> lock(*program.launch_mutex);
         auto& scratch = scratch_.get(queue);
         const cl::Buffer total_buffer = total ? total->buffer() : cl::Buffer();
         const cl_long total_offset = total ? static_cast<cl_long>(total->offset()) : 0;
-        auto set_common = [&](cl::Kernel& kernel) {
-            kernel.setArg(0, static_cast<cl_long>(indices.start));
-            kernel.setArg(1, static_cast<cl_long>(indices.step));
-            kernel.setArg(2, static_cast<cl_long>(n));
-        };
-        auto set_total = [&](cl::Kernel& kernel, cl_uint index) {
-            const cl_mem memory = total_buffer();
-            kernel.setArg(index, sizeof(cl_mem), memory ? &memory : nullptr);
-            kernel.setArg(index + 1, total_offset);
-            return index + 2;
+        auto common = [&](detail::KernelArguments& arguments) -> detail::KernelArguments& {
+            return arguments.set("clalgo_start", static_cast<cl_long>(indices.start))
+                .set("clalgo_step", static_cast<cl_long>(indices.step))
+                .set("n", static_cast<cl_long>(n));
         };
         const char* what = options_.name.c_str();
 
@@ -317,22 +260,24 @@ public:
                 scratch.status.zero(queue);
                 scratch.epoch = 1;
             }
-            cl::Kernel& kernel = on.kernel(options_.name + "_single_pass");
-            set_common(kernel);
-            kernel.setArg(3, static_cast<cl_uint>(scratch.epoch));
-            kernel.setArg(4, static_cast<cl_uint>(tiles));
-            kernel.setArg(5, scratch.ticket.buffer);
-            kernel.setArg(6, scratch.status.buffer);
-            kernel.setArg(7, plan.packed_status ? scratch.status.buffer : scratch.aggregates.buffer);
-            kernel.setArg(8, plan.packed_status ? scratch.status.buffer : scratch.inclusives.buffer);
-            detail::set_arguments(kernel, set_total(kernel, 9), bound);
+            cl::Kernel& kernel = program.kernel(device.first_kernel);
+            detail::KernelArguments arguments(kernel, device.first);
+            common(arguments)
+                .set("clalgo_epoch", static_cast<cl_uint>(scratch.epoch))
+                .set("clalgo_tiles", static_cast<cl_uint>(tiles))
+                .set("clalgo_ticket", scratch.ticket.buffer)
+                .set("clalgo_status", scratch.status.buffer)
+                .set("clalgo_aggregates", plan.packed_status ? scratch.status.buffer : scratch.aggregates.buffer)
+                .set("clalgo_inclusives", plan.packed_status ? scratch.status.buffer : scratch.inclusives.buffer)
+                .set("clalgo_total_base", total_buffer)
+                .set("clalgo_total_offset", total_offset)
+                .user(bound);
             return detail::launch(queue, kernel, static_cast<std::size_t>(tiles) * plan.group_size, plan.group_size,
                                   wait, what);
         }
 
         // reduce then scan, by tiles (GPUs) or by serial blocks (CPUs)
-        const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
-        const std::uint64_t unit = tiled ? plan.tile() : 1;
+        const std::uint64_t unit = plan.algorithm == ScanAlgorithm::reduce_then_scan ? plan.tile() : 1;
         const std::uint64_t units = detail::divide_up(static_cast<std::uint64_t>(n), unit);
         const std::uint64_t groups_wanted = std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan.max_groups, units));
         const std::uint64_t units_per_group = std::max<std::uint64_t>(1, detail::divide_up(units, groups_wanted));
@@ -341,21 +286,25 @@ public:
         scratch.run_flags.reserve(queue, groups * sizeof(cl_uint));
         std::vector<cl::Event> before_scan = wait;
         if (n > 0) {
-            cl::Kernel& reduce = on.kernel(options_.name + (tiled ? "_reduce_tiles" : "_reduce_blocks"));
-            set_common(reduce);
-            reduce.setArg(3, static_cast<cl_long>(units_per_group));
-            reduce.setArg(4, scratch.runs.buffer);
-            reduce.setArg(5, scratch.run_flags.buffer);
-            detail::set_arguments(reduce, 6, bound);
+            cl::Kernel& reduce = program.kernel(device.first_kernel);
+            detail::KernelArguments arguments(reduce, device.first);
+            common(arguments)
+                .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
+                .set("clalgo_runs", scratch.runs.buffer)
+                .set("clalgo_run_flags", scratch.run_flags.buffer)
+                .user(bound);
             before_scan = {detail::launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what)};
         }
-        cl::Kernel& scan = on.kernel(options_.name + (tiled ? "_scan_tiles" : "_scan_blocks"));
-        set_common(scan);
-        scan.setArg(3, static_cast<cl_long>(units_per_group));
-        scan.setArg(4, static_cast<cl_long>(groups));
-        scan.setArg(5, scratch.runs.buffer);
-        scan.setArg(6, scratch.run_flags.buffer);
-        detail::set_arguments(scan, set_total(scan, 7), bound);
+        cl::Kernel& scan = program.kernel(device.second_kernel);
+        detail::KernelArguments arguments(scan, device.second);
+        common(arguments)
+            .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
+            .set("clalgo_groups", static_cast<cl_long>(groups))
+            .set("clalgo_runs", scratch.runs.buffer)
+            .set("clalgo_run_flags", scratch.run_flags.buffer)
+            .set("clalgo_total_base", total_buffer)
+            .set("clalgo_total_offset", total_offset)
+            .user(bound);
         return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, before_scan, what);
     }
 
@@ -365,8 +314,8 @@ private:
     std::string value_type_;
     bool segmented_ = false;
     bool uses_last_item_ = false;
-    bool plain_compaction_ = false;  ///< compaction and no output statement: the ballot path may run
-    std::vector<detail::ScanPlan> plans_;  ///< one per device of the context, in its order
+    bool launch_at_zero_ = false;      ///< a stage writes something (a count) even when there are no items
+    std::vector<OnDevice> on_device_;  ///< one per device of the context, in its order
     detail::KernelProgram program_;
     mutable detail::PerQueue<detail::ScanScratch> scratch_;
 };

@@ -20,6 +20,7 @@ struct ReductionPlan {
     bool contiguous_chunks = false;
     bool warp_shuffle = false;
     int vector_width = 0;  ///< 0: no vector loads
+    bool device_fence_ptx = false;  ///< order the partials before the ticket with NVIDIA's membar.gl (inline PTX)
 };
 
 /// What the policy needs to know of a reduction: its value, and the array a plain `name[i]` map reads.
@@ -38,6 +39,7 @@ inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTra
         plan.unroll = 8;
         return plan;
     }
+    plan.device_fence_ptx = device_class(info) == DeviceClass::nvidia_gpu;
     plan.group_size = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
     plan.max_groups = std::size_t(info.compute_units) * 16;
     plan.unroll = 4;

@@ -1,0 +1,106 @@
+// OpenCL C template: stream compaction by warp ballots (NVIDIA), the fast path of CompactionKernel. Its scan
+// counts 0/1 "kept" flags with a sum, so no values go through local memory: each warp takes one ballot per row
+// of the tile, the group scans the rows' counts, the tiles find their offsets by decoupled look-back, and each
+// kept item goes to its place (`kept_statement`, which sees i, the arguments and `long prev_item`, the place).
+// Appended to scan_tile.cl.hpp's text and scan_look_back.cl.hpp's; same parameters as the single-pass kernel.
+#pragma once
+
+namespace clalgo::detail::cl_source {
+
+inline constexpr const char* compaction_ballot = R"CLC(
+#define CLALGO_WARPS (CLALGO_GROUP_SIZE / 32)
+#define CLALGO_ROWS (CLALGO_ITEMS * CLALGO_WARPS)
+
+__kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
+void ${name}_compact(
+    ${signature}${parameters})
+{
+    ${array_pointers}
+    __local uint clalgo_row_masks[CLALGO_ROWS];
+    __local uint clalgo_row_starts[CLALGO_ROWS];
+    __local uchar clalgo_flags[CLALGO_SEGMENTED ? CLALGO_TILE : 1];
+    __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
+    __local uint clalgo_scratch_flags[CLALGO_GROUP_SIZE];
+    __local uint clalgo_window_kind[CLALGO_WINDOW];
+    __local long clalgo_shared[2];
+    ${kept_arrays}
+    const uint clalgo_lid = get_local_id(0);
+    const uint clalgo_tile = clalgo_take_ticket(clalgo_ticket, clalgo_tiles, clalgo_shared);
+    const long clalgo_tile_first = (long)clalgo_tile * CLALGO_TILE;
+    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
+
+    /* Compaction without scanning values in local memory. Row j of the tile is its items j * CLALGO_GROUP_SIZE
+       + local id; each warp takes one ballot of "kept" per row, whose population count is how many of its 32
+       items of the row are kept. The group scans those counts in tile order (row by row, warp by warp), and a
+       kept item's place is the prefix of the tiles before, plus its row and warp's count prefix, plus the kept
+       lanes below it in its ballot. Stores of neighbouring kept items land side by side. */
+    const uint clalgo_lane = clalgo_lid & 31, clalgo_warp = clalgo_lid >> 5;
+    const bool clalgo_full = clalgo_tile_first + CLALGO_TILE <= n;
+    const long clalgo_first_i = clalgo_start + (clalgo_tile_first + (long)clalgo_lid) * clalgo_step;
+    const long clalgo_i_stride = CLALGO_GROUP_SIZE * clalgo_step;
+    ulong clalgo_kept_bits = 0;  /* bit j: this work-item's item of row j is kept */
+#pragma unroll
+    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+        const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
+        if (clalgo_full || clalgo_k < n) {
+            const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
+            ${kept_loads}
+            if (clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}) != 0)
+                clalgo_kept_bits |= (ulong)1 << clalgo_j;
+        }
+    }
+    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+        const uint clalgo_mask = clalgo_ballot((uint)(clalgo_kept_bits >> clalgo_j) & 1u);
+        if (clalgo_lane == 0)
+            clalgo_row_masks[clalgo_j * CLALGO_WARPS + clalgo_warp] = clalgo_mask;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* each work-item counts a run of rows, the group scans the runs' counts, each work-item places its rows */
+    const uint clalgo_rows_each = (CLALGO_ROWS + CLALGO_GROUP_SIZE - 1) / CLALGO_GROUP_SIZE;
+    const uint clalgo_first_row = min(clalgo_lid * clalgo_rows_each, (uint)CLALGO_ROWS);
+    const uint clalgo_end_row = min(clalgo_first_row + clalgo_rows_each, (uint)CLALGO_ROWS);
+    uint clalgo_count = 0;
+    for (uint clalgo_r = clalgo_first_row; clalgo_r < clalgo_end_row; ++clalgo_r)
+        clalgo_count += popcount(clalgo_row_masks[clalgo_r]);
+    uint clalgo_prefix_flag, clalgo_tile_flag;
+    clalgo_value_t clalgo_tile_total;
+    uint clalgo_row_start = (uint)clalgo_group_scan((clalgo_value_t)clalgo_count, 0, &clalgo_prefix_flag, &clalgo_tile_total,
+                                                    &clalgo_tile_flag, clalgo_scratch, clalgo_scratch_flags);
+    for (uint clalgo_r = clalgo_first_row; clalgo_r < clalgo_end_row; ++clalgo_r) {
+        clalgo_row_starts[clalgo_r] = clalgo_row_start;
+        clalgo_row_start += popcount(clalgo_row_masks[clalgo_r]);
+    }
+    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_tile_total, 0, clalgo_status,
+                                                               clalgo_aggregates, clalgo_inclusives, clalgo_scratch,
+                                                               clalgo_window_kind, clalgo_scratch_flags, clalgo_shared);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint clalgo_lanes_below = (1u << clalgo_lane) - 1u;
+#pragma unroll
+    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+        if ((clalgo_kept_bits >> clalgo_j) & 1) {
+            const uint clalgo_r = clalgo_j * CLALGO_WARPS + clalgo_warp;
+            const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
+            const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
+            const long prev_item = (long)clalgo_tile_prefix + clalgo_row_starts[clalgo_r] +
+                                   popcount(clalgo_row_masks[clalgo_r] & clalgo_lanes_below);
+            ${kept_reads}
+            ${kept_statement}
+        }
+    }
+    /* the last tile writes the count (and the total) */
+    if (clalgo_lid == 0 && n - clalgo_tile_first <= CLALGO_TILE && n > clalgo_tile_first) {
+        const clalgo_value_t clalgo_last_item = clalgo_tile_prefix + clalgo_tile_total;
+        if (clalgo_total)
+            *clalgo_total = clalgo_last_item;
+        ${total_statement}
+    }
+    if (n == 0 && clalgo_lid == 0) {
+        const clalgo_value_t clalgo_last_item = clalgo_neutral();
+        if (clalgo_total)
+            *clalgo_total = clalgo_last_item;
+        ${total_statement}
+    }
+}
+)CLC";
+
+}  // namespace clalgo::detail::cl_source

@@ -1,0 +1,73 @@
+// OpenCL C template: the serial algorithm of GenericScanKernel, for CPU devices. One work-item per contiguous
+// block of clalgo_units_per_group items: pass 1 reduces each block in order, pass 2 scans each block from the
+// total of the blocks before it. Appended to scan_tile.cl.hpp's text (which it uses for the user's functions).
+#pragma once
+
+namespace clalgo::detail::cl_source {
+
+inline constexpr const char* scan_serial = R"CLC(
+/* CPU devices: one work-item per contiguous block. Pass 1 reduces each block in order. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void ${name}_reduce_blocks(
+    ${reduce_signature}${parameters})
+{
+    ${array_pointers}
+    const long clalgo_first = min((long)get_group_id(0) * clalgo_units_per_group, n), clalgo_last = min(clalgo_first + clalgo_units_per_group, n);
+    clalgo_value_t clalgo_run = clalgo_neutral();
+    uint clalgo_run_flag = 0;
+    for (long clalgo_k = clalgo_first; clalgo_k < clalgo_last; ++clalgo_k) {
+        const long i = clalgo_start + clalgo_k * clalgo_step;
+        uint clalgo_flag = 0;
+#if CLALGO_SEGMENTED
+        clalgo_flag = clalgo_is_segment_start(i, n${function_arguments});
+#endif
+        ${kept_fetches}
+        clalgo_run = clalgo_scan_op(clalgo_run, clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}), clalgo_flag);
+        clalgo_run_flag |= clalgo_flag;
+    }
+    clalgo_runs[get_group_id(0)] = clalgo_run;
+    clalgo_run_flags[get_group_id(0)] = clalgo_run_flag;
+}
+
+/* Pass 2: each work-item scans its block, starting from the total of the blocks before it. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void ${name}_scan_blocks(
+    ${scan_signature}${parameters})
+{
+    ${array_pointers}
+    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
+    const long clalgo_block_index = get_group_id(0);
+    clalgo_value_t clalgo_carry = clalgo_neutral();
+    for (long clalgo_b = 0; clalgo_b < clalgo_block_index; ++clalgo_b)
+        clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
+    clalgo_value_t last_item = clalgo_neutral();
+#if ${uses_last_item}
+    for (long clalgo_b = 0; clalgo_b < clalgo_groups; ++clalgo_b)
+        last_item = clalgo_scan_op(last_item, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
+#endif
+    const long clalgo_first = min(clalgo_block_index * clalgo_units_per_group, n), clalgo_last = min(clalgo_first + clalgo_units_per_group, n);
+    for (long clalgo_k = clalgo_first; clalgo_k < clalgo_last; ++clalgo_k) {
+        const long i = clalgo_start + clalgo_k * clalgo_step;
+        uint clalgo_flag = 0;
+#if CLALGO_SEGMENTED
+        clalgo_flag = clalgo_is_segment_start(i, n${function_arguments});
+#endif
+        ${kept_fetches}
+        const clalgo_value_t item = clalgo_scan_op(clalgo_carry, clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}), clalgo_flag);
+        const clalgo_value_t prev_item = (clalgo_flag || clalgo_k == 0) ? clalgo_neutral() : clalgo_carry;
+        ${item_statement}
+        {
+            ${output_statement};
+        }
+        clalgo_carry = item;
+    }
+    if (clalgo_last == n && (clalgo_first < clalgo_last || n == 0)) {
+        const clalgo_value_t clalgo_last_item = clalgo_carry;
+        if (clalgo_total)
+            *clalgo_total = clalgo_last_item;
+        ${total_statement}
+    }
+}
+)CLC";
+
+}  // namespace clalgo::detail::cl_source

@@ -1,0 +1,111 @@
+// Stream compaction, the kernel under copy_if, remove_if, partition and unique: a scan of 0/1 "keep" flags
+// composed with the writes of the kept items (and, for a partition, of the rejected ones). The kernel writes
+// its own argument list and statements, so it knows, without reading the user's text, that its scan is a sum
+// of 0/1 flags: where the policy allows (NVIDIA), kept items are counted by warp ballots (compaction.cl.hpp).
+//   detail::CompactionSpec spec;  spec.value_type = "int";  spec.keep = "ary[i] > 0";  spec.array_input = true;
+//   const detail::CompactionKernel<cl_uint> kernel(ctx, spec);
+//   kernel.enqueue(q, std::nullopt, {bind(in), bind(out), bind(count), bind(cl_long(capacity))}, {});
+#pragma once
+
+#include <clalgo/kernels/scan.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clalgo::detail {
+
+/// How a compaction places the items: kept ones only, contiguously (copy_if, unique), or kept ones and rejected
+/// ones, each contiguously (partition).
+enum class Placement { kept, kept_and_rejected };
+
+/// Everything that shapes a compaction kernel's source.
+struct CompactionSpec {
+    std::string name = "compaction";
+    std::string value_type;         ///< OpenCL C type of the items written
+    bool array_input = true;        ///< over `const value_type *ary` (else over an index range)
+    Placement placement = Placement::kept;
+    std::string keep;               ///< the user's test of item i (a predicate over i, n, ary and the extra arguments)
+    std::string value_expr = "i";   ///< over an index range: the value written for a kept index (the user's)
+    bool fetch_previous = false;    ///< `clalgo_previous` holds ary[i - 1] in `keep` (unique)
+    std::string extra_declarations; ///< ", int threshold, ...": the user's extra arguments
+    std::string preamble;
+    std::string build_options;
+    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
+
+    /// The kernel's arguments, in the order a call binds them: [ary,] selected, [rejected,] selected_count,
+    /// selection_capacity, then the extra arguments.
+    std::string arguments() const {
+        std::string text = array_input ? "const " + value_type + " *ary, " : "";
+        text += value_type + " *selected";
+        if (placement == Placement::kept_and_rejected) text += ", " + value_type + " *rejected";
+        return text + ", long *selected_count, long selection_capacity" + extra_declarations;
+    }
+
+    /// A key that differs wherever the source differs.
+    std::string key() const {
+        std::string text = value_type;
+        for (const std::string* part : {&name, &keep, &value_expr, &extra_declarations, &preamble, &build_options})
+            text += '\0' + *part;
+        return text + '\0' + std::to_string(array_input) + std::to_string(static_cast<int>(placement)) +
+               std::to_string(fetch_previous) + std::to_string(static_cast<int>(algorithm));
+    }
+};
+
+/// A compaction over n items (or indices), counting in `Count` (cl_uint where n < 2^32: the look-back then packs
+/// status and count into one 64-bit word).
+template <class Count>
+class CompactionKernel {
+public:
+    CompactionKernel(const Context& context, const CompactionSpec& spec)
+        : scan_(context, spec.arguments(), "(" + spec.keep + ") ? 1 : 0", "a+b", "0", "", options(spec), stages(spec)) {}
+
+    /// Runs over the bound arguments (in CompactionSpec::arguments' order), over the array or `range`.
+    cl::Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, const std::vector<BoundArgument>& bound,
+                      const std::vector<cl::Event>& wait) const {
+        return scan_.enqueue_bound(queue, nullptr, range, bound, wait);
+    }
+
+    /// True where the device counts kept items by warp ballots.
+    bool counts_by_ballots(std::size_t device_index = 0) const { return scan_.counts_by_ballots(device_index); }
+    const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
+
+private:
+    static ScanOptions options(const CompactionSpec& spec) {
+        ScanOptions options;
+        options.name = spec.name;
+        options.preamble = spec.preamble;
+        options.build_options = spec.build_options;
+        options.algorithm = spec.algorithm;
+        if (spec.array_input) {
+            // the item is read once and kept in registers until it is written
+            options.input_fetch_exprs.push_back({"clalgo_item", "ary", 0});
+            if (spec.fetch_previous) options.input_fetch_exprs.push_back({"clalgo_previous", "ary", -1});
+        }
+        return options;
+    }
+
+    static ScanStages stages(const CompactionSpec& spec) {
+        const std::string value = spec.array_input ? std::string("clalgo_item") : "(" + spec.value_expr + ")";
+        auto text = [&](std::string statement) {
+            return spec.array_input ? library_text(std::move(statement)) : user_text("value_expr", std::move(statement));
+        };
+        const std::string keep_it = "if ((long)prev_item < selection_capacity)\n    selected[prev_item] = " + value + ";";
+        ScanStages stages;
+        if (spec.placement == Placement::kept) {
+            stages.item_statement = text("if (item != prev_item) {\n    " + keep_it + "\n}");
+            stages.kept_statement = text(keep_it);
+        } else {
+            stages.item_statement = text("if (item != prev_item) {\n    " + keep_it +
+                                         "\n} else if (clalgo_k - (long)prev_item < selection_capacity) {\n"
+                                         "    rejected[clalgo_k - (long)prev_item] = " + value + ";\n}");
+        }
+        stages.total_statement = library_text("*selected_count = (long)clalgo_last_item;");
+        stages.needs_launch_at_zero = true;
+        return stages;
+    }
+
+    GenericScanKernel<Count> scan_;
+};
+
+}  // namespace clalgo::detail

@@ -1,0 +1,149 @@
+// What a GenericScanKernel may add (ScanOptions: a name, segments, input fetches, helper code, the algorithm,
+// compaction) and how those options become template text: the input fetches' holes, the stages a kernel built
+// on the scan adds (ScanStages), and the library's kernel parameters (scan_signature), set by name at launch.
+#pragma once
+
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
+#include <clalgo/policy/scan.hpp>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo {
+
+/// `name` holds `argument[i + offset]` in input_expr (offset 0 or -1 as in PyOpenCL); where the position
+/// i + offset falls outside the scan it holds `argument[i]`. A fetch at offset 0 is also visible in
+/// output_statement, read once for both.
+struct InputFetch {
+    std::string name;
+    std::string argument;
+    int offset = 0;
+};
+
+/// Stream compaction composed with the scan, for scans whose input_expr is 0 or 1 and whose operator adds:
+/// wherever the scan grows, `destination[prev_item] = value` (while prev_item < `limit`), and the total goes to
+/// `count[0]`, written once by the work-item that holds the last item rather than tested for at every item.
+/// (copy_if and its kin use the library's own compaction kernel, which also has a ballot path on NVIDIA.)
+struct ScanCompaction {
+    std::string destination;  ///< an array argument
+    std::string value;        ///< an expression over i, the arguments and input fetches
+    std::string limit;        ///< an expression: room in the destination
+    std::string count;        ///< a `long *` argument: its first element receives the number of such items
+};
+
+/// What a GenericScanKernel may add: a name, segments, input fetches, helper code, compiler options, the
+/// algorithm, and compaction.
+struct ScanOptions {
+    std::string name = "scan";           ///< the kernel's name, in build errors and profilers
+    std::string is_segment_start_expr;   ///< an expression over i: true where a new segment starts
+    std::vector<InputFetch> input_fetch_exprs;
+    std::string preamble;                ///< OpenCL C placed before the kernels
+    std::string build_options;           ///< passed to the OpenCL compiler
+    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
+    std::optional<ScanCompaction> compaction;
+};
+
+namespace detail {
+
+/// What a kernel built on the scan adds to it (the library's compaction kernel, ScanCompaction): statements
+/// of its own, composed with the user's.
+struct ScanStages {
+    Fill item_statement;   ///< at every item, before the output statement: sees i, clalgo_k, item, prev_item
+    Fill total_statement;  ///< once, by the work-item that holds the total: sees clalgo_last_item (also at n = 0)
+    /// For a scan that sums 0/1 inputs and has no output statement: what to do with an item whose input is 1,
+    /// at its place `long prev_item`. Set, it lets NVIDIA count kept items by ballots (compaction.cl.hpp).
+    Fill kept_statement;
+    bool needs_launch_at_zero = false;  ///< the total statement must run even for n = 0
+};
+
+/// The library's parameters of the scan kernels, set by name at launch.
+inline Signature scan_signature(const std::string& kernel, const std::string& status_type) {
+    std::vector<Parameter> list{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
+    if (kernel == "single_pass") {
+        for (Parameter parameter : {Parameter{"uint", "clalgo_epoch"}, Parameter{"uint", "clalgo_tiles"},
+                                    Parameter{"__global uint *", "clalgo_ticket"},
+                                    Parameter{"__global " + status_type + " *", "clalgo_status"},
+                                    Parameter{"__global clalgo_value_t *", "clalgo_aggregates"},
+                                    Parameter{"__global clalgo_value_t *", "clalgo_inclusives"}})
+            list.push_back(parameter);
+    } else {
+        list.push_back({"long", "clalgo_units_per_group"});
+        if (kernel == "scan") list.push_back({"long", "clalgo_groups"});
+        const std::string constant = kernel == "scan" ? "const " : "";
+        list.push_back({"__global " + constant + "clalgo_value_t *", "clalgo_runs"});
+        list.push_back({"__global " + constant + "uint *", "clalgo_run_flags"});
+    }
+    if (kernel != "reduce") {
+        list.push_back({"__global clalgo_value_t *", "clalgo_total_base"});
+        list.push_back({"long", "clalgo_total_offset"});
+    }
+    return Signature(std::move(list));
+}
+
+/// The holes of the scan templates that carry input fetches (InputFetch): fetches at offset 0 are read once and
+/// kept in registers for the output statement too; the others are read in clalgo_input.
+inline std::map<std::string, std::string> input_fetch_text(const std::vector<ArgumentDeclaration>& declarations,
+                                                          const std::vector<InputFetch>& fetches,
+                                                          const std::string& kernel) {
+    std::map<std::string, std::string> text;
+    for (const char* hole : {"kept_parameters", "kept_arguments", "kept_array_parameters", "kept_array_arguments",
+                             "kept_arrays", "kept_loads", "kept_reads", "kept_fetches", "input_fetches"})
+        text[hole];
+    for (const auto& fetch : fetches) {
+        auto source = std::find_if(declarations.begin(), declarations.end(),
+                                   [&](const ArgumentDeclaration& d) { return d.name == fetch.argument; });
+        if (source == declarations.end() || !source->is_array)
+            throw std::invalid_argument("clalgo: " + kernel + ": input fetch '" + fetch.name + "' reads '" +
+                                        fetch.argument + "', which is not an array argument");
+        if (!is_identifier(fetch.name))
+            throw std::invalid_argument("clalgo: " + kernel + ": '" + fetch.name + "' is not a name");
+        const std::string& type = source->type;
+        const std::string& name = fetch.name;
+        if (fetch.offset == 0) {
+            text["kept_parameters"] += ", const " + type + " " + name;
+            text["kept_arguments"] += ", " + name;
+            text["kept_array_parameters"] += ", " + type + " *clalgo_kept_" + name;
+            text["kept_array_arguments"] += ", clalgo_kept_" + name;
+            text["kept_arrays"] += type + " clalgo_kept_" + name + "[CLALGO_ITEMS];\n";
+            text["kept_loads"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\nclalgo_kept_" + name +
+                                  "[clalgo_j] = " + name + ";\n";
+            text["kept_reads"] += "const " + type + " " + name + " = clalgo_kept_" + name + "[clalgo_j];\n";
+            text["kept_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\n";
+        } else {
+            const std::string offset = "(" + std::to_string(fetch.offset) + ")";
+            text["input_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[(clalgo_k + " + offset +
+                                     " >= 0 && clalgo_k + " + offset + " < n) ? i + " + offset + " : i];\n";
+        }
+    }
+    return text;
+}
+
+/// ScanOptions::compaction as stages of the scan.
+inline ScanStages compaction_stages(const std::vector<ArgumentDeclaration>& declarations,
+                                    const ScanCompaction& compaction, bool segmented, const std::string& kernel) {
+    auto find = [&](const std::string& name) {
+        return std::find_if(declarations.begin(), declarations.end(),
+                            [&](const ArgumentDeclaration& d) { return d.name == name; });
+    };
+    auto destination = find(compaction.destination), count = find(compaction.count);
+    if (destination == declarations.end() || !destination->is_array || segmented || count == declarations.end() ||
+        !count->is_array || count->type != "long")
+        throw std::invalid_argument("clalgo: " + kernel + ": compaction needs an array destination, a long * count "
+                                    "and no segments");
+    ScanStages stages;
+    stages.item_statement = user_text("compaction", "if (item != prev_item && (long)prev_item < (long)(" +
+                                                        compaction.limit + "))\n    " + compaction.destination +
+                                                        "[prev_item] = " + compaction.value + ";");
+    stages.total_statement = library_text(compaction.count + "[0] = (long)clalgo_last_item;");
+    stages.needs_launch_at_zero = true;
+    return stages;
+}
+
+}  // namespace detail
+}  // namespace clalgo
