@@ -31,3 +31,4 @@
 #include <clalgo/algorithm/list_builder.hpp>
 #include <clalgo/policy/segments.hpp>
 #include <clalgo/cl/philox.hpp>
+#include <clalgo/tuning/autotune.hpp>

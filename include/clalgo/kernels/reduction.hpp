@@ -23,6 +23,7 @@
 #include <clalgo/policy/reduction.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 #include <clalgo/kernels/scratch.hpp>
+#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -179,7 +180,7 @@ private:
         traits.value_is_scalar = is_builtin_type_v<T> && detail::VectorTypeName<T>::value == nullptr;
         for (const auto& declaration : declarations_)
             if (!vector_source.empty() && declaration.name == vector_source) traits.vector_element_size = builtin_size(declaration.type);
-        return detail::reduction_policy(info, traits);
+        return detail::reduction_policy(info, traits, detail::tuned_values(info));
     }
 
     static std::size_t builtin_size(const std::string& type) {

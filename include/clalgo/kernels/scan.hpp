@@ -33,6 +33,7 @@
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan_options.hpp>
 #include <clalgo/kernels/scratch.hpp>
+#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -113,7 +114,8 @@ public:
         auto generate = [&](const DeviceInfo& info) {
             OnDevice on;
             on.plan = detail::scan_policy(info, detail::ScanTraits{sizeof(T), segmented_, uses_last_item_,
-                                                                    ballot_compaction, options_.algorithm});
+                                                                    ballot_compaction, options_.algorithm},
+                                          detail::tuned_values(info));
             const detail::ScanPlan& plan = on.plan;
             const std::string status_type = plan.packed_status ? "ulong" : "uint";
             std::string pattern = detail::cl_source::scan_tile;

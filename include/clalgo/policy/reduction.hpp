@@ -1,14 +1,17 @@
 // How a ReductionKernel runs on a device class: group size and count, contiguous chunks (CPUs) or a grid-stride
-// loop with warp shuffles (NVIDIA) and 16-byte vector loads where the map reads one array at [i].
+// loop with warp shuffles (NVIDIA) and 16-byte vector loads where the map reads one array at [i]. Tuned values
+// (reduction.group_size, reduction.groups_per_unit, reduction.unroll) replace the hand-set ones.
 //   detail::ReductionPlan plan = detail::reduction_policy(info, {sizeof(float), true, 4});
 #pragma once
 
 #include <clalgo/core/device_info.hpp>
 #include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuned.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <vector>
 
 namespace clalgo::detail {
 
@@ -30,23 +33,44 @@ struct ReductionTraits {
     std::size_t vector_element_size = 0;  ///< element size of the array a `name[i]` map reads; 0: none
 };
 
-inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTraits& traits) {
+inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTraits& traits,
+                                     const TunedValues& tuned = {}) {
     ReductionPlan plan;
+    const std::size_t groups_per_unit = tuned.get("reduction.groups_per_unit", 1, 256).value_or(
+        device_class(info) == DeviceClass::cpu ? 8 : 16);
+    plan.max_groups = std::size_t(info.compute_units) * groups_per_unit;
     if (device_class(info) == DeviceClass::cpu) {
         plan.group_size = 1;
         plan.contiguous_chunks = true;
-        plan.max_groups = std::size_t(info.compute_units) * 8;
-        plan.unroll = 8;
+        plan.unroll = static_cast<int>(tuned.get("reduction.unroll", 1, 16).value_or(8));
         return plan;
     }
     plan.device_fence_ptx = device_class(info) == DeviceClass::nvidia_gpu;
-    plan.group_size = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-    plan.max_groups = std::size_t(info.compute_units) * 16;
-    plan.unroll = 4;
+    const std::size_t largest = power_of_two_at_most(info.max_work_group_size);
+    plan.group_size = power_of_two_at_most(
+        std::min<std::size_t>(tuned.get("reduction.group_size", 32, 1024).value_or(256), largest));
+    plan.unroll = static_cast<int>(tuned.get("reduction.unroll", 1, 16).value_or(4));
     plan.warp_shuffle = device_class(info) == DeviceClass::nvidia_gpu && traits.value_size % 4 == 0 && plan.group_size >= 32;
     if (traits.value_is_scalar && traits.vector_element_size > 0 && traits.vector_element_size <= 8)
         plan.vector_width = static_cast<int>(16 / traits.vector_element_size);
     return plan;
+}
+
+/// The reduction policies the autotuner tries on a device of this class.
+inline std::vector<TunedValues> reduction_candidates(const DeviceInfo& info) {
+    std::vector<TunedValues> candidates;
+    const bool cpu = device_class(info) == DeviceClass::cpu;
+    for (std::uint64_t group : cpu ? std::vector<std::uint64_t>{1} : std::vector<std::uint64_t>{128, 256, 512})
+        for (std::uint64_t per_unit : cpu ? std::vector<std::uint64_t>{2, 4, 8, 16} : std::vector<std::uint64_t>{8, 16, 32})
+            for (std::uint64_t unroll : {2, 4, 8}) {
+                if (group > info.max_work_group_size) continue;
+                TunedValues values;
+                if (!cpu) values.set("reduction.group_size", group);
+                values.set("reduction.groups_per_unit", per_unit);
+                values.set("reduction.unroll", unroll);
+                candidates.push_back(values);
+            }
+    return candidates;
 }
 
 }  // namespace clalgo::detail

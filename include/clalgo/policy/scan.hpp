@@ -1,15 +1,20 @@
 // How a scan runs on a device class: the algorithm (serial blocks on CPUs, single pass with decoupled look-back
 // on NVIDIA, reduce-then-scan on other GPUs), the tile, warp shuffles and ballots on NVIDIA, and the tuning
-// variables CLALGO_SCAN_ITEMS, CLALGO_SCAN_GROUP_SIZE and CLALGO_SCAN_BALLOT, each checked.
+// variables CLALGO_SCAN_ITEMS, CLALGO_SCAN_GROUP_SIZE and CLALGO_SCAN_BALLOT, each checked. Tuned values replace
+// the hand-set tile: scan.<value bytes>.group_size and .items, compaction.group_size and .items (the ballot
+// path), scan.<value bytes>.blocks_per_unit (serial).
 //   detail::ScanPlan plan = detail::scan_policy(info, {sizeof(int), false, false, false, ScanAlgorithm::automatic});
 #pragma once
 
 #include <clalgo/core/device_info.hpp>
 #include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuned.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace clalgo {
 
@@ -51,7 +56,7 @@ inline std::size_t scan_local_bytes(const ScanPlan& plan, const ScanTraits& trai
     return (tile + tile / 32 + plan.group_size) * traits.value_size + (traits.segmented ? tile : 1) + plan.group_size * 4 + 256;
 }
 
-inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits) {
+inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, const TunedValues& tuned = {}) {
     const DeviceClass device = device_class(info);
     const bool cpu = device == DeviceClass::cpu, nvidia = device == DeviceClass::nvidia_gpu;
     ScanPlan plan;
@@ -63,7 +68,8 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits) {
         else plan.algorithm = ScanAlgorithm::reduce_then_scan;
     }
     if (plan.algorithm == ScanAlgorithm::serial) {
-        plan.max_groups = std::size_t(info.compute_units) * 8;
+        const std::string key = "scan." + std::to_string(traits.value_size) + ".blocks_per_unit";
+        plan.max_groups = std::size_t(info.compute_units) * tuned.get(key, 1, 256).value_or(8);
         return plan;
     }
     // a compaction and nothing else counts kept items with warp ballots on NVIDIA (CLALGO_SCAN_BALLOT=0: not)
@@ -74,9 +80,12 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits) {
     // where a tiled algorithm is forced on a CPU, to exercise many tiles. Ballot compaction keeps no values
     // in local memory: there 128 x 32 beat the other shapes from 32 x 16 to 256 x 64 on an H200.
     const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-    plan.group_size = std::min<std::size_t>(ballot ? 128 : 64, largest);
+    const std::string prefix = ballot ? "compaction." : "scan." + std::to_string(traits.value_size) + ".";
+    plan.group_size = power_of_two_at_most(
+        std::min<std::size_t>(tuned.get(prefix + "group_size", 32, 1024).value_or(ballot ? 128 : 64), largest));
     plan.items = ballot ? 32 : std::clamp<std::size_t>(16384 / (plan.group_size * traits.value_size), 1, 64);
     if (cpu) plan.items = std::min<std::size_t>(plan.items, 4);
+    if (auto items = tuned.get(prefix + "items", 1, 64)) plan.items = static_cast<std::size_t>(*items);
     // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
     if (auto items = tuning_number("CLALGO_SCAN_ITEMS", 1, 64)) plan.items = static_cast<std::size_t>(*items);
     if (auto group = tuning_number("CLALGO_SCAN_GROUP_SIZE", 32, 1024))
@@ -88,6 +97,34 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits) {
     plan.ballot_compaction = ballot && plan.warp_shuffle && plan.group_size % 32 == 0 && plan.items <= 64;
     plan.max_groups = std::size_t(info.compute_units) * (cpu ? 4 : 8);
     return plan;
+}
+
+/// The scan policies the autotuner tries on a device of this class, for values of `value_size` bytes (or, with
+/// `ballot`, for the ballot compaction): those that the device's local memory holds as they are.
+inline std::vector<TunedValues> scan_candidates(const DeviceInfo& info, std::size_t value_size, bool ballot) {
+    std::vector<TunedValues> candidates;
+    const ScanTraits traits{value_size, false, false, ballot, ScanAlgorithm::automatic};
+    const ScanPlan plain = scan_policy(info, traits);
+    if (plain.algorithm == ScanAlgorithm::serial) {
+        if (ballot) return candidates;
+        for (std::uint64_t per_unit : {1, 2, 4, 8, 16, 32}) {
+            TunedValues values;
+            values.set("scan." + std::to_string(value_size) + ".blocks_per_unit", per_unit);
+            candidates.push_back(values);
+        }
+        return candidates;
+    }
+    if (ballot && !plain.ballot_compaction) return candidates;
+    const std::string prefix = ballot ? "compaction." : "scan." + std::to_string(value_size) + ".";
+    for (std::uint64_t group : {64, 128, 256})
+        for (std::uint64_t items : {8, 16, 24, 32, 48, 64}) {
+            TunedValues values;
+            values.set(prefix + "group_size", group);
+            values.set(prefix + "items", items);
+            const ScanPlan plan = scan_policy(info, traits, values);
+            if (plan.group_size == group && plan.items == items) candidates.push_back(values);
+        }
+    return candidates;
 }
 
 }  // namespace detail

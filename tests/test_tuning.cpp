@@ -1,0 +1,214 @@
+// Tuning as data: tuned values replace the hand-set policies for every device class (and the tuning variables
+// still win), tuning files are read back for their own device and driver only, stale and corrupt files read as
+// nothing, CLALGO_TUNING=0 ignores them, and the autotuner on this machine's device stores a policy that the
+// kernels made afterwards use, with results still right.
+#include "support.hpp"
+
+#include <clalgo/clalgo.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <string>
+
+#include <unistd.h>
+
+using clalgo::DeviceClass;
+using clalgo::ScanAlgorithm;
+using clalgo::typical_device;
+using clalgo::detail::ScanTraits;
+using clalgo::detail::TunedValues;
+using clalgo_test::ScopedVariable;
+
+namespace {
+
+TEST(TunedPolicy, TunedValuesReplaceTheHandSetReductionOnEveryDeviceClass) {
+    for (auto device : {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
+        const auto info = typical_device(device);
+        const auto plain = clalgo::detail::reduction_policy(info, {4, true, 4});
+        TunedValues tuned;
+        tuned.set("reduction.groups_per_unit", 3);
+        tuned.set("reduction.unroll", 7);
+        tuned.set("reduction.group_size", 128);
+        const auto plan = clalgo::detail::reduction_policy(info, {4, true, 4}, tuned);
+        EXPECT_EQ(plan.max_groups, std::size_t(info.compute_units) * 3);
+        EXPECT_EQ(plan.unroll, 7);
+        EXPECT_EQ(plan.group_size, device == DeviceClass::cpu ? 1u : 128u);  // CPUs keep one work-item per group
+        EXPECT_NE(plan.max_groups, plain.max_groups);
+        // values outside their range are ignored, not used
+        TunedValues wild;
+        wild.set("reduction.unroll", 1000);
+        wild.set("reduction.group_size", 3);
+        const auto kept = clalgo::detail::reduction_policy(info, {4, true, 4}, wild);
+        EXPECT_EQ(kept.unroll, plain.unroll);
+        EXPECT_EQ(kept.group_size, plain.group_size);
+    }
+}
+
+TEST(TunedPolicy, TunedTilesReplaceTheScansAndTheBallotCompactionsAndTheVariablesStillWin) {
+    const auto nvidia = typical_device(DeviceClass::nvidia_gpu);
+    TunedValues tuned;
+    tuned.set("scan.4.group_size", 128);
+    tuned.set("scan.4.items", 24);
+    tuned.set("compaction.group_size", 256);
+    tuned.set("compaction.items", 16);
+    const auto scan = clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, false, ScanAlgorithm::automatic}, tuned);
+    EXPECT_EQ(scan.group_size, 128u);
+    EXPECT_EQ(scan.items, 24u);
+    const auto wide = clalgo::detail::scan_policy(nvidia, ScanTraits{8, false, false, false, ScanAlgorithm::automatic}, tuned);
+    EXPECT_EQ(wide.group_size, 64u);  // 8-byte values have keys of their own
+    const auto ballot = clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, true, ScanAlgorithm::automatic}, tuned);
+    EXPECT_TRUE(ballot.ballot_compaction);
+    EXPECT_EQ(ballot.group_size, 256u);
+    EXPECT_EQ(ballot.items, 16u);
+    {
+        ScopedVariable items("CLALGO_SCAN_ITEMS", std::string("8"));
+        EXPECT_EQ(clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, false, ScanAlgorithm::automatic}, tuned).items, 8u);
+    }
+    // a tuned tile that the local memory cannot hold still shrinks until it fits
+    TunedValues huge;
+    huge.set("scan.8.group_size", 1024);
+    huge.set("scan.8.items", 64);
+    const auto other = typical_device(DeviceClass::other_gpu);
+    const auto fitted = clalgo::detail::scan_policy(other, ScanTraits{8, false, false, false, ScanAlgorithm::automatic}, huge);
+    EXPECT_LE(clalgo::detail::scan_local_bytes(fitted, ScanTraits{8}) + 1024, other.local_memory_bytes);
+    // CPUs tune the number of serial blocks
+    const auto cpu = typical_device(DeviceClass::cpu);
+    TunedValues blocks;
+    blocks.set("scan.4.blocks_per_unit", 2);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, blocks).max_groups, std::size_t(cpu.compute_units) * 2);
+}
+
+TEST(TunedPolicy, EveryDeviceClassHasCandidatesThatItsPolicyTakesAsTheyAre) {
+    for (auto device : {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
+        const auto info = typical_device(device);
+        EXPECT_GE(clalgo::detail::reduction_candidates(info).size(), 6u);
+        for (std::size_t bytes : {4u, 8u}) {
+            const auto candidates = clalgo::detail::scan_candidates(info, bytes, false);
+            EXPECT_GE(candidates.size(), 4u) << bytes;
+            for (const auto& candidate : candidates) {
+                const auto plan = clalgo::detail::scan_policy(info, ScanTraits{bytes}, candidate);
+                if (plan.algorithm == ScanAlgorithm::serial) continue;
+                EXPECT_EQ(plan.items, *candidate.get("scan." + std::to_string(bytes) + ".items"));
+            }
+        }
+        // only NVIDIA counts kept items by ballots
+        EXPECT_EQ(clalgo::detail::scan_candidates(info, 4, true).empty(), device != DeviceClass::nvidia_gpu);
+    }
+}
+
+TEST(TuningFile, ReadsBackForItsOwnDeviceAndDriverOnlyAndNeverFailsOnGarbage) {
+    auto info = typical_device(DeviceClass::nvidia_gpu);
+    TunedValues values;
+    values.set("scan.4.items", 32);
+    values.set("reduction.unroll", 8);
+    const std::string text = clalgo::detail::tuning_text(values, info);
+    auto parsed = clalgo::detail::parse_tuning_text(text, info);
+    EXPECT_EQ(parsed.state, clalgo::detail::TuningFileState::sound);
+    EXPECT_EQ(parsed.values, values);
+
+    auto updated = info;
+    updated.driver_version = "999.1";
+    parsed = clalgo::detail::parse_tuning_text(text, updated);
+    EXPECT_EQ(parsed.state, clalgo::detail::TuningFileState::stale);
+    EXPECT_TRUE(parsed.values.empty());
+    EXPECT_EQ(clalgo::detail::parse_tuning_text("clalgo tuning 0\n", info).state, clalgo::detail::TuningFileState::stale);
+
+    for (const std::string& bad : {std::string(), std::string("garbage"), text + "scan.4.items -3\n",
+                                  text + "Scan.4.items 3\n", text + "scan.4.items\n", text + "x 99999999999999999999\n",
+                                  text.substr(0, text.size() / 2)}) {
+        parsed = clalgo::detail::parse_tuning_text(bad, info);
+        EXPECT_NE(parsed.state, clalgo::detail::TuningFileState::sound) << bad;
+        EXPECT_TRUE(parsed.values.empty());
+    }
+}
+
+TEST(TuningFile, StoredValuesAreUsedLaterAndCorruptFilesOrTheSwitchMeanNone) {
+    const auto dir = std::filesystem::temp_directory_path() / ("clalgo-tuning-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    ScopedVariable cache("CLALGO_CACHE_DIR", dir.string());
+    auto& store = clalgo::detail::TuningStore::instance();
+    store.forget();
+    const auto info = typical_device(DeviceClass::other_gpu);
+    EXPECT_TRUE(clalgo::detail::tuned_values(info).empty());
+
+    TunedValues values;
+    values.set("reduction.unroll", 2);
+    const auto file = store.store(info, values);
+    ASSERT_TRUE(file.has_value());
+    EXPECT_TRUE(std::filesystem::is_regular_file(*file));
+    store.forget();
+    EXPECT_EQ(clalgo::detail::tuned_values(info), values);
+    {
+        ScopedVariable off("CLALGO_TUNING", std::string("off"));
+        EXPECT_TRUE(clalgo::detail::tuned_values(info).empty());
+        ScopedVariable bad("CLALGO_TUNING", std::string("sometimes"));
+        EXPECT_THROW(clalgo::detail::tuned_values(info), std::invalid_argument);
+    }
+    // another device of the same class but another model has no tuning
+    auto other = info;
+    other.name = "Another GPU";
+    EXPECT_TRUE(clalgo::detail::tuned_values(other).empty());
+
+    std::ofstream(*file, std::ios::trunc) << "clalgo tuning 1\ndevice \x01\x02 half a file";
+    store.forget();
+    EXPECT_TRUE(clalgo::detail::tuned_values(info).empty());
+    std::filesystem::remove(*file);
+    std::filesystem::create_directories(*file);  // a directory where the file should be
+    store.forget();
+    EXPECT_TRUE(clalgo::detail::tuned_values(info).empty());
+    store.forget();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
+    const auto dir = std::filesystem::temp_directory_path() / ("clalgo-autotune-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    ScopedVariable cache("CLALGO_CACHE_DIR", dir.string());
+    auto& store = clalgo::detail::TuningStore::instance();
+    store.forget();
+    auto& q = clalgo_test::queue();
+    clalgo::TuningOptions options;
+    options.primitives = {"reduction"};
+    options.sizes = {3000, 50001};
+    options.launches = 1;
+    const auto report = clalgo::autotune(q, options);
+    ASSERT_TRUE(report.file.has_value());
+    EXPECT_EQ(report.sizes, options.sizes);
+    const std::size_t candidates = clalgo::detail::reduction_candidates(q.info()).size();
+    EXPECT_EQ(report.trials.size(), candidates + 1);  // and the hand-set default
+    std::size_t chosen = 0;
+    for (const auto& trial : report.trials) {
+        EXPECT_EQ(trial.primitive, "reduction");
+        EXPECT_TRUE(trial.error.empty()) << trial.policy << ": " << trial.error;
+        EXPECT_EQ(trial.seconds.size(), options.sizes.size());
+        EXPECT_GE(trial.score, 1.0);
+        chosen += trial.chosen;
+    }
+    EXPECT_EQ(chosen, 1u);
+    EXPECT_NE(report.summary().find("reduction"), std::string::npos);
+
+    // a new process would read the file: so does this one once it forgets what it stored
+    store.forget();
+    TunedValues expected;
+    for (const auto& [key, value] : report.chosen) expected.set(key, value);
+    EXPECT_EQ(clalgo::detail::tuned_values(q.info()), expected);
+    clalgo::ReductionOptions named;
+    named.name = "tuned_sum";
+    clalgo::ReductionKernel<std::int64_t> sum(clalgo_test::context(), "0", "a+b", "x[i]", "const long *x", named);
+    const auto unroll = expected.get("reduction.unroll");
+    const auto plan = clalgo::detail::reduction_policy(q.info(), {8, true, 8}, expected);
+    EXPECT_NE(sum.source().find("#define CLALGO_UNROLL " + std::to_string(plan.unroll)), std::string::npos);
+    if (unroll) {
+        EXPECT_EQ(static_cast<std::uint64_t>(plan.unroll), *unroll);
+    }
+    for (std::int64_t n : {0, 1, 4097, 100003}) {
+        std::vector<std::int64_t> host(static_cast<std::size_t>(n));
+        std::iota(host.begin(), host.end(), -7);
+        EXPECT_EQ(sum(q, clalgo::to_device(q, host)), std::accumulate(host.begin(), host.end(), std::int64_t(0))) << n;
+    }
+    store.forget();
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
