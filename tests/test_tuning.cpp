@@ -171,7 +171,7 @@ TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
     clalgo::TuningOptions options;
     options.primitives = {"reduction"};
     options.sizes = {3000, 50001};
-    options.launches = 1;
+    options.batches = 1;
     const auto report = clalgo::autotune(q, options);
     ASSERT_TRUE(report.file.has_value());
     EXPECT_EQ(report.sizes, options.sizes);

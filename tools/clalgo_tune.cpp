@@ -24,7 +24,7 @@ std::vector<std::string> split(const std::string& text) {
 
 int usage(const char* why) {
     std::cerr << "clalgo-tune: " << why << "\n"
-              << "usage: clalgo-tune [--device SPEC] [--only P1,P2] [--sizes N1,N2] [--launches K] [--dry-run] [--verbose]\n"
+              << "usage: clalgo-tune [--device SPEC] [--only P1,P2] [--sizes N1,N2] [--batches K] [--dry-run] [--verbose]\n"
               << "  primitives: reduction, scan.4, scan.8, compaction\n";
     return 2;
 }
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
             else if (flag == "--only" && has_value) options.primitives = split(argv[++k]);
             else if (flag == "--sizes" && has_value)
                 for (const auto& size : split(argv[++k])) options.sizes.push_back(std::stoll(size));
-            else if (flag == "--launches" && has_value) options.launches = std::stoi(argv[++k]);
+            else if (flag == "--batches" && has_value) options.batches = std::stoi(argv[++k]);
             else if (flag == "--dry-run") options.store = false;
             else if (flag == "--verbose") options.log = &std::cout;
             else return usage(("unknown argument '" + flag + "'").c_str());
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
             return usage(("a bad value for '" + flag + "'").c_str());
         }
     }
-    if (options.launches < 1) return usage("--launches needs at least 1");
+    if (options.batches < 1) return usage("--batches needs at least 1");
     try {
         const clalgo::Context context = device.empty() ? clalgo::Context::default_context() : clalgo::Context::from_spec(device);
         const clalgo::Queue queue(context);

@@ -16,7 +16,7 @@ template <class T>
 Selection<T> copy_if(const Queue& queue, const ArrayView<T>& input, const std::string& predicate,
                      const SelectionOptions& options = {}) {
     return detail::select_into_new<Selection<T>>(queue, detail::SelectionInput<T>{input, {}}, predicate,
-                                                 detail::Placement::kept, false, options, "copy_if");
+                                                 detail::Placement::kept, {}, options, "copy_if");
 }
 
 /// The indices of `indices` (or options.value_expr of them, as Value) for which `predicate` holds, in order.
@@ -24,7 +24,7 @@ template <class Value = std::int64_t>
 Selection<Value> copy_if(const Queue& queue, const IndexRange& indices, const std::string& predicate,
                          const SelectionOptions& options = {}) {
     return detail::select_into_new<Selection<Value>>(queue, detail::SelectionInput<Value>{std::nullopt, indices},
-                                                     predicate, detail::Placement::kept, false, options, "copy_if");
+                                                     predicate, detail::Placement::kept, {}, options, "copy_if");
 }
 
 /// Into arrays the caller keeps: the kept elements go to the front of `output` (as many as fit), their number
@@ -34,7 +34,7 @@ cl::Event copy_if(const Queue& queue, const ArrayView<T>& input, const ArrayView
                   const ArrayView<std::int64_t>& count, const std::string& predicate,
                   const SelectionOptions& options = {}) {
     return detail::run_selection<T>(queue, detail::SelectionInput<T>{input, {}}, predicate, detail::Placement::kept,
-                                    false, options, "copy_if", static_cast<std::int64_t>(output.size()), count, output);
+                                    {}, options, "copy_if", static_cast<std::int64_t>(output.size()), count, output);
 }
 
 /// Over a range, into arrays the caller keeps: the kept indices (or options.value_expr of them) go to the front of
@@ -43,7 +43,7 @@ template <class Value = std::int64_t>
 cl::Event copy_if(const Queue& queue, const IndexRange& indices, const ArrayView<Value>& output,
                   const ArrayView<std::int64_t>& count, const std::string& predicate, const SelectionOptions& options = {}) {
     return detail::run_selection<Value>(queue, detail::SelectionInput<Value>{std::nullopt, indices}, predicate,
-                                        detail::Placement::kept, false, options, "copy_if",
+                                        detail::Placement::kept, {}, options, "copy_if",
                                         static_cast<std::int64_t>(output.size()), count, output);
 }
 

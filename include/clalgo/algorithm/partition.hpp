@@ -12,7 +12,7 @@ template <class T>
 Partition<T> partition(const Queue& queue, const ArrayView<T>& input, const std::string& predicate,
                        const SelectionOptions& options = {}) {
     return detail::select_into_new<Partition<T>>(queue, detail::SelectionInput<T>{input, {}}, predicate,
-                                                 detail::Placement::kept_and_rejected, false, options, "partition");
+                                                 detail::Placement::kept_and_rejected, {}, options, "partition");
 }
 
 /// Over a range: the indices (or options.value_expr of them) for which `predicate` holds, and the others.
@@ -20,7 +20,7 @@ template <class Value = std::int64_t>
 Partition<Value> partition(const Queue& queue, const IndexRange& indices, const std::string& predicate,
                            const SelectionOptions& options = {}) {
     return detail::select_into_new<Partition<Value>>(queue, detail::SelectionInput<Value>{std::nullopt, indices},
-                                                     predicate, detail::Placement::kept_and_rejected, false, options, "partition");
+                                                     predicate, detail::Placement::kept_and_rejected, {}, options, "partition");
 }
 
 }  // namespace clalgo

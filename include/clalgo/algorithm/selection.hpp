@@ -102,11 +102,11 @@ inline std::string extra_declarations(const SelectionOptions& options) {
     return text;
 }
 
-/// Runs a selection: `keep` is the test of item i. Kept items go to the first output, rejected ones (for
+/// Runs a selection: `keep` is the test of item i (or, with `run_equality`, the first items of runs are kept). Kept items go to the first output, rejected ones (for
 /// partition) to the second, each with room for `capacity` items; the count goes to `count`.
 template <class Value, class... Outputs>
 cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
-                        Placement placement, bool fetch_previous, const SelectionOptions& options,
+                        Placement placement, const std::string& run_equality, const SelectionOptions& options,
                         const std::string& name, std::int64_t capacity, const ArrayView<std::int64_t>& count,
                         const Outputs&... outputs) {
     if (count.size() != 1) throw std::invalid_argument("clalgo: " + name + " needs a count of one element");
@@ -119,7 +119,7 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
     spec.placement = placement;
     spec.keep = keep;
     spec.value_expr = options.value_expr;
-    spec.fetch_previous = fetch_previous;
+    spec.run_equality = run_equality;
     spec.extra_declarations = extra_declarations(options);
     spec.preamble = options.preamble;
     spec.build_options = options.build_options;
@@ -148,19 +148,19 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
 /// Allocates a result with room for options.capacity (default: all) items and runs the selection into it.
 template <class Result, class Value>
 Result select_into_new(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
-                       Placement placement, bool fetch_previous, const SelectionOptions& options,
+                       Placement placement, const std::string& run_equality, const SelectionOptions& options,
                        const std::string& name) {
     const std::int64_t room = options.capacity.value_or(input.size());
     if (room < 0) throw std::invalid_argument("clalgo: " + name + ": a negative capacity");
     DeviceCount count{Array<std::int64_t>(queue, 1), cl::Event()};
     if constexpr (std::is_same_v<Result, Partition<Value>>) {
         Array<Value> kept(queue, static_cast<std::size_t>(room)), rejected(queue, static_cast<std::size_t>(room));
-        count.event = run_selection<Value>(queue, input, keep, placement, fetch_previous, options, name, room,
+        count.event = run_selection<Value>(queue, input, keep, placement, run_equality, options, name, room,
                                            count.device, kept, rejected);
         return Result{std::move(kept), std::move(rejected), std::move(count)};
     } else {
         Array<Value> values(queue, static_cast<std::size_t>(room));
-        count.event = run_selection<Value>(queue, input, keep, placement, fetch_previous, options, name, room,
+        count.event = run_selection<Value>(queue, input, keep, placement, run_equality, options, name, room,
                                            count.device, values);
         return Result{std::move(values), std::move(count)};
     }

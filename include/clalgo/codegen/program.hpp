@@ -6,6 +6,7 @@
 
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/codegen/renderer.hpp>
+#include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/error.hpp>
 #include <clalgo/core/queue.hpp>
@@ -104,6 +105,8 @@ public:
         GeneratedSource source;
         cl::Program program;
         std::map<std::string, cl::Kernel> kernels;
+        /// Per kernel: the argument values last set, so that a call sets only those that changed.
+        std::map<std::string, ArgumentMemo> memos;
         /// Held while a call sets arguments and enqueues, so that threads sharing the object do not mix them.
         std::unique_ptr<std::mutex> launch_mutex = std::make_unique<std::mutex>();
 
@@ -112,6 +115,8 @@ public:
             if (found == kernels.end()) found = kernels.emplace(name, cl::Kernel(program, name.c_str())).first;
             return found->second;
         }
+        /// The memo of a kernel made by kernel(name); lives as long as the kernel. Use under launch_mutex.
+        ArgumentMemo& memo(const std::string& name) { return memos[name]; }
     };
 
     using Generator = std::function<GeneratedSource(const DeviceInfo&)>;

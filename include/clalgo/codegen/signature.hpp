@@ -8,7 +8,9 @@
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/core/config.hpp>
 
+#include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -46,21 +48,30 @@ private:
     std::vector<Parameter> parameters_;
 };
 
+/// The values last given to each argument of one kernel object. A kernel keeps its arguments between launches,
+/// and most repeat from call to call (the same arrays, sizes, scratch buffers), so a call that finds a value
+/// unchanged need not set it again: clSetKernelArg costs time per argument on some drivers.
+struct ArgumentMemo {
+    std::vector<std::vector<unsigned char>> values;
+};
+
 /// Sets a kernel's arguments by name; `user` then sets the user's declared ones after the library's. Checks on
-/// `user` (or `done`) that every library parameter was set.
+/// `user` (or `done`) that every library parameter was set. With a memo (kept with the kernel object, used under
+/// its launch lock), values equal to the last ones set are not set again.
 class KernelArguments {
 public:
-    KernelArguments(cl::Kernel& kernel, const Signature& signature)
-        : kernel_(kernel), signature_(signature), set_(signature.size(), false) {}
+    KernelArguments(cl::Kernel& kernel, const Signature& signature, ArgumentMemo* memo = nullptr)
+        : kernel_(kernel), signature_(signature), set_(signature.size(), false), memo_(memo) {}
 
     template <class V>
     KernelArguments& set(const std::string& name, const V& value) {
         const std::size_t k = signature_.index(name);
         if constexpr (std::is_same_v<V, cl::Buffer>) {
             const cl_mem memory = value();
-            kernel_.setArg(static_cast<cl_uint>(k), sizeof(cl_mem), memory ? &memory : nullptr);
+            raw(static_cast<cl_uint>(k), sizeof(cl_mem), memory ? &memory : nullptr);
         } else {
-            kernel_.setArg(static_cast<cl_uint>(k), value);
+            static_assert(std::is_trivially_copyable_v<V>, "kernel arguments are plain values or buffers");
+            raw(static_cast<cl_uint>(k), sizeof(V), &value);
         }
         set_[k] = true;
         return *this;
@@ -69,7 +80,17 @@ public:
     /// Sets the user's declared arguments after the library's.
     KernelArguments& user(const std::vector<BoundArgument>& bound) {
         done();
-        set_arguments(kernel_, static_cast<cl_uint>(signature_.size()), bound);
+        cl_uint index = static_cast<cl_uint>(signature_.size());
+        for (const auto& argument : bound) {
+            if (argument.is_array) {
+                const cl_mem memory = argument.buffer();
+                raw(index++, sizeof(cl_mem), memory ? &memory : nullptr);
+                const cl_long offset = static_cast<cl_long>(argument.offset);
+                raw(index++, sizeof offset, &offset);
+            } else {
+                raw(index++, argument.bytes.size(), argument.bytes.data());
+            }
+        }
         return *this;
     }
 
@@ -80,9 +101,31 @@ public:
     }
 
 private:
+    /// Sets argument `index` to `size` bytes at `value` (nullptr: a null buffer), unless the memo has them.
+    void raw(cl_uint index, std::size_t size, const void* value) {
+        if (memo_) {
+            const unsigned char* bytes = static_cast<const unsigned char*>(value);
+            static const cl_mem null_memory = nullptr;
+            if (!bytes) bytes = reinterpret_cast<const unsigned char*>(&null_memory);
+            if (memo_->values.size() <= index) memo_->values.resize(index + 1);
+            auto& last = memo_->values[index];
+            if (last.size() == size && std::equal(last.begin(), last.end(), bytes)) return;
+            try {
+                kernel_.setArg(index, size, value);
+            } catch (...) {
+                last.clear();
+                throw;
+            }
+            last.assign(bytes, bytes + size);
+            return;
+        }
+        kernel_.setArg(index, size, value);
+    }
+
     cl::Kernel& kernel_;
     const Signature& signature_;
     std::vector<bool> set_;
+    ArgumentMemo* memo_ = nullptr;
 };
 
 }  // namespace clalgo::detail

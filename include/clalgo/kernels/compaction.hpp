@@ -27,28 +27,36 @@ struct CompactionSpec {
     Placement placement = Placement::kept;
     std::string keep;               ///< the user's test of item i (a predicate over i, n, ary and the extra arguments)
     std::string value_expr = "i";   ///< over an index range: the value written for a kept index (the user's)
-    bool fetch_previous = false;    ///< `clalgo_previous` holds ary[i - 1] in `keep` (unique)
+    /// Set: keep the first item of every run of items equal by this expression over `a` and `b` (unique);
+    /// `keep` is not used.
+    std::string run_equality;
     std::string extra_declarations; ///< ", int threshold, ...": the user's extra arguments
     std::string preamble;
     std::string build_options;
     ScanAlgorithm algorithm = ScanAlgorithm::automatic;
 
-    /// The kernel's arguments, in the order a call binds them: [ary,] selected, [rejected,] selected_count,
-    /// selection_capacity, then the extra arguments.
+    /// The arguments a call binds, in order: [ary,] selected, [rejected,] selected_count, selection_capacity,
+    /// then the extra arguments (the kernel adds its own after them).
     std::string arguments() const {
         std::string text = array_input ? "const " + value_type + " *ary, " : "";
         text += value_type + " *selected";
         if (placement == Placement::kept_and_rejected) text += ", " + value_type + " *rejected";
-        return text + ", long *selected_count, long selection_capacity" + extra_declarations;
+        text += ", long *selected_count, long selection_capacity" + extra_declarations;
+        if (runs_over_range()) text += ", long selection_run_step";
+        return text;
     }
+
+    /// unique over an index range: the value before i is at i - step, which the kernel passes itself.
+    bool runs_over_range() const { return !run_equality.empty() && !array_input; }
 
     /// A key that differs wherever the source differs.
     std::string key() const {
         std::string text = value_type;
-        for (const std::string* part : {&name, &keep, &value_expr, &extra_declarations, &preamble, &build_options})
+        for (const std::string* part :
+             {&name, &keep, &value_expr, &run_equality, &extra_declarations, &preamble, &build_options})
             text += '\0' + *part;
         return text + '\0' + std::to_string(array_input) + std::to_string(static_cast<int>(placement)) +
-               std::to_string(fetch_previous) + std::to_string(static_cast<int>(algorithm));
+               std::to_string(static_cast<int>(algorithm));
     }
 };
 
@@ -58,11 +66,13 @@ template <class Count>
 class CompactionKernel {
 public:
     CompactionKernel(const Context& context, const CompactionSpec& spec)
-        : scan_(context, spec.arguments(), "(" + spec.keep + ") ? 1 : 0", "a+b", "0", "", options(spec), stages(spec)) {}
+        : runs_over_range_(spec.runs_over_range()),
+          scan_(context, spec.arguments(), "(" + keep(spec) + ") ? 1 : 0", "a+b", "0", "", options(spec), stages(spec)) {}
 
     /// Runs over the bound arguments (in CompactionSpec::arguments' order), over the array or `range`.
-    cl::Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, const std::vector<BoundArgument>& bound,
+    cl::Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument> bound,
                       const std::vector<cl::Event>& wait) const {
+        if (runs_over_range_) bound.push_back(bind(static_cast<cl_long>(range ? range->step : 1)));
         return scan_.enqueue_bound(queue, nullptr, range, bound, wait);
     }
 
@@ -71,16 +81,29 @@ public:
     const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
 
 private:
+    /// The test of item i: the user's, or for runs, "the first item, or unlike the one before".
+    static std::string keep(const CompactionSpec& spec) {
+        if (spec.run_equality.empty()) return spec.keep;
+        if (spec.array_input) return "clalgo_k == 0 || !clalgo_is_equal(clalgo_previous, ary[i])";
+        return "clalgo_k == 0 || !clalgo_is_equal(clalgo_value_at((i - selection_run_step)), clalgo_value_at(i))";
+    }
+
     static ScanOptions options(const CompactionSpec& spec) {
         ScanOptions options;
         options.name = spec.name;
         options.preamble = spec.preamble;
+        if (!spec.run_equality.empty()) {
+            if (!spec.array_input)
+                options.preamble += "\n#define clalgo_value_at(i) ((" + spec.value_type + ")(" + spec.value_expr + "))";
+            options.preamble += "\ninline bool clalgo_is_equal(const " + spec.value_type + " a, const " +
+                                spec.value_type + " b)\n{\n    return " + spec.run_equality + ";\n}\n";
+        }
         options.build_options = spec.build_options;
         options.algorithm = spec.algorithm;
         if (spec.array_input) {
             // the item is read once and kept in registers until it is written
             options.input_fetch_exprs.push_back({"clalgo_item", "ary", 0});
-            if (spec.fetch_previous) options.input_fetch_exprs.push_back({"clalgo_previous", "ary", -1});
+            if (!spec.run_equality.empty()) options.input_fetch_exprs.push_back({"clalgo_previous", "ary", -1});
         }
         return options;
     }
@@ -105,6 +128,7 @@ private:
         return stages;
     }
 
+    bool runs_over_range_ = false;
     GenericScanKernel<Count> scan_;
 };
 

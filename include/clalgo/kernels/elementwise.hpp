@@ -82,7 +82,7 @@ public:
         auto& on = program_.on(queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(options_.name);
-        detail::KernelArguments(kernel, signature_)
+        detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
             .set("clalgo_start", static_cast<cl_long>(indices.start))
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))

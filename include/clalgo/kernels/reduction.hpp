@@ -236,8 +236,9 @@ private:
                 }
         }
 
-        cl::Kernel& kernel = on.kernel(options_.name + "_reduce");
-        detail::KernelArguments(kernel, signature_)
+        const std::string kernel_name = options_.name + "_reduce";
+        cl::Kernel& kernel = on.kernel(kernel_name);
+        detail::KernelArguments(kernel, signature_, &on.memo(kernel_name))
             .set("clalgo_start", static_cast<cl_long>(indices.start))
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))

@@ -263,7 +263,7 @@ public:
                 scratch.epoch = 1;
             }
             cl::Kernel& kernel = program.kernel(device.first_kernel);
-            detail::KernelArguments arguments(kernel, device.first);
+            detail::KernelArguments arguments(kernel, device.first, &program.memo(device.first_kernel));
             common(arguments)
                 .set("clalgo_epoch", static_cast<cl_uint>(scratch.epoch))
                 .set("clalgo_tiles", static_cast<cl_uint>(tiles))
@@ -289,7 +289,7 @@ public:
         std::vector<cl::Event> before_scan = wait;
         if (n > 0) {
             cl::Kernel& reduce = program.kernel(device.first_kernel);
-            detail::KernelArguments arguments(reduce, device.first);
+            detail::KernelArguments arguments(reduce, device.first, &program.memo(device.first_kernel));
             common(arguments)
                 .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
                 .set("clalgo_runs", scratch.runs.buffer)
@@ -298,7 +298,7 @@ public:
             before_scan = {detail::launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what)};
         }
         cl::Kernel& scan = program.kernel(device.second_kernel);
-        detail::KernelArguments arguments(scan, device.second);
+        detail::KernelArguments arguments(scan, device.second, &program.memo(device.second_kernel));
         common(arguments)
             .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
             .set("clalgo_groups", static_cast<cl_long>(groups))
