@@ -28,11 +28,12 @@ public:
     Signature(std::initializer_list<Parameter> parameters) : parameters_(parameters) {}
     explicit Signature(std::vector<Parameter> parameters) : parameters_(std::move(parameters)) {}
 
-    /// "long n, __global uint *clalgo_counts": the parameter list's text (the user's parameters follow it).
+    /// "long n, __global uint *clalgo_counts": the parameter list's text, on one line (the user's parameters
+    /// follow it, each on a line of its own).
     std::string text() const {
         std::string out;
         for (const auto& parameter : parameters_)
-            out += (out.empty() ? "" : ",\n    ") + parameter.type + (parameter.type.back() == '*' ? "" : " ") + parameter.name;
+            out += (out.empty() ? "" : ", ") + parameter.type + (parameter.type.back() == '*' ? "" : " ") + parameter.name;
         return out;
     }
 

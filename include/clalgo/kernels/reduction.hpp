@@ -251,10 +251,12 @@ private:
         cl::Event done = detail::launch(queue, kernel, groups * plan.group_size, plan.group_size, call.wait,
                                         options_.name.c_str());
         if (read_back != nullptr) {
-            // enqueued under the lock: another thread's call on this queue would otherwise overwrite the result
-            // slot of the queue's scratch buffer before this read
+            // under the lock: another thread's call on this queue would otherwise overwrite the result slot of
+            // the queue's scratch buffer before this read. Blocking: on NVIDIA's OpenCL a blocking read of a few
+            // bytes into pageable memory returns in about 25 µs, a non-blocking one waited for in about 55 µs
+            // (docs/performance.md, "The blocking reduction").
             try {
-                queue.get().enqueueReadBuffer(*result, CL_FALSE, result_offset * sizeof(T), sizeof(T), read_back,
+                queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back,
                                               nullptr, &done);
             } catch (const cl::Error& error) {
                 detail::rethrow(error, "reading the result of '" + options_.name + "'");
