@@ -2,6 +2,7 @@
 #include "support.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -239,4 +240,24 @@ TEST(Array, AllocationBeyondTheDeviceLimitThrowsDeviceMemoryErrorNamingTheSize) 
     EXPECT_TRUE(contains(message, std::to_string(too_many)));
     EXPECT_TRUE(contains(message, "CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
     EXPECT_TRUE(contains(message, queue().info().name));
+}
+
+TEST(IndexRange, SizesAreExactAcrossTheWhole64BitRangeAndMisuseThrows) {
+    constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t highest = std::numeric_limits<std::int64_t>::max();
+    // counted independently: the indices lowest + k * 2^62 below highest are k = 0, 1, 2, 3
+    std::int64_t expected = 0;
+    for (__int128 i = lowest; i < highest; i += (__int128(1) << 62)) ++expected;
+    EXPECT_EQ(clalgo::range(lowest, highest, std::int64_t(1) << 62).size(), expected);
+    EXPECT_EQ(clalgo::range(10, 0, lowest).size(), 1);
+    EXPECT_EQ(clalgo::range(highest, lowest, -(std::int64_t(1) << 62)).size(), 4);
+    EXPECT_EQ(clalgo::range(0, highest).size(), highest);
+    EXPECT_EQ(clalgo::range(-5, 5, 3).size(), 4);   // -5, -2, 1, 4
+    EXPECT_EQ(clalgo::range(5, -5, -3).size(), 4);  // 5, 2, -1, -4
+    EXPECT_EQ(clalgo::range(3, 3).size(), 0);
+    EXPECT_EQ(clalgo::range(3, 2).size(), 0);
+    EXPECT_THROW(clalgo::range(lowest, highest).size(), std::overflow_error);
+    EXPECT_THROW(clalgo::range(0, 1, 0), std::invalid_argument);
+    const clalgo::IndexRange no_step{10, 0, 0};
+    EXPECT_THROW(no_step.size(), std::invalid_argument);
 }

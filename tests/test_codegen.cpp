@@ -119,6 +119,39 @@ TEST(GeneratedKernel, PercentInOperationAndPreambleIsOpenClRemainder) {
     for (std::size_t k = 0; k < hx.size(); ++k) ASSERT_EQ(hy[k], (hx[k] % 7) % 5) << hx[k];
 }
 
+TEST(GeneratedKernel, TrailingLineCommentsInOneLineExpressionsAreHarmless) {
+    clalgo::ReductionKernel<int> sum(context(), "0 // the neutral element", "a+b // add", "x[i] * 2 // twice",
+                                     "const int *x");
+    clalgo::ElementwiseKernel twice(context(), "const int *x, int *y", "y[i] = 2 * x[i] // double it");
+    const auto hx = clalgo_test::random_values<int>(1000);
+    auto x = clalgo::to_device(queue(), hx);
+    clalgo::Array<int> y(queue(), hx.size());
+    twice(queue(), x, y);
+    const auto hy = y.to_host(queue());
+    long long expected = 0;
+    for (std::size_t k = 0; k < hx.size(); ++k) {
+        ASSERT_EQ(hy[k], 2 * hx[k]);
+        expected += 2LL * hx[k];
+    }
+    EXPECT_EQ(sum(queue(), x), static_cast<int>(expected));
+}
+
+TEST(GeneratedKernel, AKernelNamedLikeABuiltInFunctionIsAClearErrorNotARawOpenClOne) {
+    clalgo::ElementwiseOptions options;
+    options.name = "max";
+    try {
+        clalgo::ElementwiseKernel kernel(context(), "int *y", "y[i] = 1", options);
+        clalgo::Array<int> y(queue(), 4);
+        kernel(queue(), y);
+        queue().finish();
+        EXPECT_EQ(y.to_host(queue()), std::vector<int>(4, 1));  // a device that allows the name runs it
+    } catch (const cl::Error& error) {
+        FAIL() << "a raw cl::Error escaped: " << error.what();
+    } catch (const std::exception& error) {
+        EXPECT_NE(std::string(error.what()).find("max"), std::string::npos) << error.what();
+    }
+}
+
 TEST(GeneratedKernel, LoopPrepAndAfterLoopRunOncePerWorkItemAroundTheLoop) {
     clalgo::ElementwiseOptions options;
     options.loop_prep = "const int shift = base * 2;\nint processed = 0;";

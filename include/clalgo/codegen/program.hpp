@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -112,7 +113,18 @@ public:
 
         cl::Kernel& kernel(const std::string& name) {
             auto found = kernels.find(name);
-            if (found == kernels.end()) found = kernels.emplace(name, cl::Kernel(program, name.c_str())).first;
+            if (found == kernels.end()) {
+                cl::Kernel made;
+                try {
+                    made = cl::Kernel(program, name.c_str());
+                } catch (const cl::Error& error) {
+                    throw std::invalid_argument("clalgo: the kernel '" + name + "' could not be made from its program (" +
+                                                error.what() + ", error " + std::to_string(error.err()) +
+                                                "): a kernel named like an OpenCL C built-in function (max, dot, "
+                                                "sin, ...) cannot be called; give it another name");
+                }
+                found = kernels.emplace(name, std::move(made)).first;
+            }
             return found->second;
         }
         /// The memo of a kernel made by kernel(name); lives as long as the kernel. Use under launch_mutex.

@@ -1,7 +1,8 @@
 // Fills the named holes of an OpenCL C template, `${name}`, with text. Only the template is scanned for holes:
 // the text put into them (a user's expression, a preamble) is copied as it is, so `%`, `{` or `${` in user
 // code is just that. A hole alone on its line indents every line of its text like the hole. The lines that
-// user text lands on are recorded, so that build errors can point at them.
+// user text lands on are recorded, so that build errors can point at them. User text whose last line holds a
+// `//` comment is followed by a line break, so that the comment cannot swallow the template's code after it.
 //   auto source = render("x = ${expr};\n", {{"expr", user_text("map_expr", "a % b")}});
 #pragma once
 
@@ -77,6 +78,15 @@ inline GeneratedSource render(std::string_view pattern, const std::map<std::stri
         }
         if (!fill->second.label.empty() && !text.empty())
             out.regions.push_back(SourceRegion{fill->second.label, first_line, line});
+        // a // comment on the user's last line would swallow what the template puts after the hole ("x[i] //
+        // square" in `return ${map_expr};`): end that line, unless the template ends it anyway
+        const std::size_t last_line = text.rfind('\n') == std::string_view::npos ? 0 : text.rfind('\n') + 1;
+        if (!fill->second.label.empty() && text.find("//", last_line) != std::string_view::npos &&
+            !(close + 1 < pattern.size() && pattern[close + 1] == '\n')) {
+            out.text += '\n';
+            ++line;
+            out.text += indent.empty() ? "    " : indent;
+        }
         at = close + 1;
     }
     return out;
