@@ -137,6 +137,60 @@ TEST(UniqueByKey, KeepsTheFirstKeyAndValueOfEachRun) {
                      [](std::int32_t a, std::int32_t) { return a; }, equal, false);
 }
 
+/// The by-key kernel itself under every scan algorithm (each device picks one; the others are forced here), with
+/// 32- and 64-bit run counts, vector keys and a non-commutative struct operator.
+template <class Count>
+void check_by_key_kernel(clalgo::ScanAlgorithm algorithm) {
+    register_affine();
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(70001)})
+        for (int max_run : {64, 0, 1}) {
+            std::mt19937_64 engine(n + max_run);
+            const auto scalar_keys = run_keys<std::int32_t>(n, max_run, n + 7);
+            std::vector<cl_int2> keys(n);
+            for (std::size_t k = 0; k < n; ++k) keys[k] = cl_int2{{scalar_keys[k] % 3, scalar_keys[k] / 3}};
+            std::vector<Affine> values(n);
+            for (auto& v : values) v = {engine() % 7 + 1, engine() % 1000};
+            for (bool fold : {true, false}) {
+                clalgo::detail::ByKeySpec spec;
+                spec.name = fold ? "reduce_by_key_test" : "unique_by_key_test";
+                spec.key_type = "int2";
+                spec.value_type = "affine";
+                spec.fold = fold;
+                spec.reduce_expr = affine_then;
+                spec.neutral = "(affine){1, 0}";
+                spec.algorithm = algorithm;
+                const clalgo::detail::ByKeyKernel<Count, Affine> kernel(context(), spec);
+                auto d_keys = clalgo::to_device(queue(), keys);
+                auto d_values = clalgo::to_device(queue(), values);
+                clalgo::Array<cl_int2> keys_out(queue(), n + 1);
+                clalgo::Array<Affine> values_out(queue(), n + 1);
+                clalgo::Array<std::int64_t> count(queue(), 1);
+                kernel.enqueue(queue(), d_keys.view(), d_values.view(), keys_out.view(), values_out.view(), count.view());
+                // the CPU groups by the scalar keys, which differ exactly where the int2 keys do
+                const auto expected = cpu_by_key(scalar_keys, values, then, fold);
+                const std::int64_t runs = count.to_host(queue())[0];
+                ASSERT_EQ(runs, static_cast<std::int64_t>(expected.first.size())) << "n = " << n << ", fold " << fold;
+                const auto got_keys = keys_out.to_host(queue());
+                const auto got_values = values_out.to_host(queue());
+                for (std::int64_t r = 0; r < runs; ++r) {
+                    ASSERT_EQ(got_keys[r].s[0], expected.first[r] % 3) << "run " << r << ", n = " << n;
+                    ASSERT_EQ(got_keys[r].s[1], expected.first[r] / 3) << "run " << r << ", n = " << n;
+                    ASSERT_EQ(got_values[r].mul, expected.second[r].mul) << "run " << r << ", n = " << n << ", fold " << fold;
+                    ASSERT_EQ(got_values[r].add, expected.second[r].add) << "run " << r << ", n = " << n << ", fold " << fold;
+                }
+            }
+        }
+}
+
+TEST(ReduceByKey, EveryScanAlgorithmWithNarrowAndWideRunCounts) {
+    for (auto algorithm : {clalgo::ScanAlgorithm::automatic, clalgo::ScanAlgorithm::single_pass,
+                           clalgo::ScanAlgorithm::reduce_then_scan, clalgo::ScanAlgorithm::serial}) {
+        SCOPED_TRACE(static_cast<int>(algorithm));
+        check_by_key_kernel<cl_uint>(algorithm);
+        check_by_key_kernel<cl_ulong>(algorithm);
+    }
+}
+
 TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {
     const auto keys = run_keys<std::int32_t>(1000, 1, 3);  // 1000 runs
     auto d_keys = clalgo::to_device(queue(), keys);
@@ -357,8 +411,11 @@ TEST(Policies, EveryDeviceClassGetsSensibleShapes) {
         EXPECT_LE(segmented.group_size, info.max_work_group_size);
         EXPECT_EQ(segmented.group_size & (segmented.group_size - 1), 0u);
         EXPECT_EQ(segmented.team_size(1), 1u);
-        EXPECT_EQ(segmented.team_size(256), std::min<std::size_t>(256, segmented.group_size));
+        // teams leave each work-item `items` of a segment: 32 work-items for 256 items of 8
+        EXPECT_EQ(segmented.team_size(std::int64_t(segmented.items) * 32),
+                  std::min<std::size_t>(32, segmented.group_size));
         EXPECT_EQ(segmented.team_size(std::int64_t(1) << 40), segmented.group_size);
+        EXPECT_EQ(segmented.warp_shuffle, device == clalgo::DeviceClass::nvidia_gpu);
         for (std::int64_t n : {std::int64_t(0), std::int64_t(1) << 20, std::int64_t(1) << 36}) {
             const auto histogram = clalgo::histogram_policy(info, n);
             EXPECT_GE(histogram.groups, 1u);

@@ -15,6 +15,7 @@
 #include <clalgo/core/environment.hpp>
 #include <clalgo/core/error.hpp>
 #include <clalgo/core/queue.hpp>
+#include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/segments.hpp>
 
 #include <cmath>
@@ -76,6 +77,8 @@ public:
                  {"local_bins", detail::library_text(std::to_string(policy.local_bins))},
                  {"contiguous_chunks", detail::library_text(policy.contiguous_chunks ? "1" : "0")},
                  {"global_add", detail::library_text(wide ? "atom_add(p, v)" : "atomic_add(p, v)")},
+                 {"global_take", detail::library_text(wide ? "atom_xchg(p, 0)" : "atomic_xchg(p, 0)")},
+                 {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")},
                  {"name", detail::library_text(options_.name)},
                  {"signature", detail::library_text(signature_.text())},
                  {"parameters", detail::library_text(parameters)},
@@ -103,28 +106,38 @@ public:
                       const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");
         const std::int64_t n = indices.size();
-        cl::Event zeroed = bins.fill(queue, Count(0), wait);
-        if (n == 0) return zeroed;
+        if (n == 0) return bins.fill(queue, Count(0), wait);
         auto& on = program_.on(queue);
         auto policy = histogram_policy(*on.info, n);
         const HistogramPolicy& built = shapes_.at(on.info);
         if (policy.group_size != built.group_size) policy = built;  // the override changed since: keep to the source
         policy.groups = std::max<std::size_t>(policy.groups, static_cast<std::size_t>((n >> 31) + 1));
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        // the running sums stay zero between calls (the kernel's last work-group clears them)
+        auto& scratch = scratch_.get(queue);
+        scratch.sums.reserve_zeroed(queue, bins.size() * sizeof(Count));
+        scratch.done.reserve_zeroed(queue, 4);
         cl::Kernel& kernel = on.kernel(options_.name);
-        detail::KernelArguments(kernel, signature_)
+        detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
             .set("clalgo_start", cl_long(indices.start)).set("clalgo_step", cl_long(indices.step)).set("n", cl_long(n))
             .set("clalgo_bins", cl_long(bins.size())).set("clalgo_counts", bins.buffer())
             .set("clalgo_counts_offset", cl_long(bins.offset()))
+            .set("clalgo_sums", scratch.sums.buffer).set("clalgo_done", scratch.done.buffer)
             .user(bound);
-        return detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, {zeroed},
+        return detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
                               options_.name.c_str());
     }
 
 private:
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"},
                                  {"long", "clalgo_bins"}, {"__global clalgo_count_t *", "clalgo_counts"},
-                                 {"long", "clalgo_counts_offset"}};
+                                 {"long", "clalgo_counts_offset"}, {"__global clalgo_count_t *", "clalgo_sums"},
+                                 {"__global uint *", "clalgo_done"}};
+    /// Per queue: the running sums (zero between calls) and the count of finished work-groups.
+    struct Scratch {
+        detail::GrowingBuffer sums, done;
+    };
+    mutable detail::PerQueue<Scratch> scratch_;
     std::vector<ArgumentDeclaration> declarations_;
     HistogramOptions options_;
     std::map<const DeviceInfo*, HistogramPolicy> shapes_;
@@ -179,7 +192,9 @@ cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayV
         slot = entry;
     }
     const auto& kernel = *static_cast<const HistogramKernel<Count>*>(slot.get());
-    const Bound scale = static_cast<Bound>(double(bins.size()) / (range.upper - range.lower));
+    // exact integer bins: scale says whether (upper - lower) * bins fits in 32 bits (the kernel's cheap division)
+    const Bound scale = exact ? static_cast<Bound>((range.upper - range.lower) * double(bins.size()) < 4294967296.0)
+                              : static_cast<Bound>(double(bins.size()) / (range.upper - range.lower));
     const std::vector<detail::BoundArgument> bound_arguments{
         detail::bind(values), detail::bind(static_cast<Bound>(range.lower)), detail::bind(static_cast<Bound>(range.upper)),
         detail::bind(scale)};

@@ -4,13 +4,14 @@
 //   std::int64_t runs = nruns.get(q);   // keys_out.view(0, runs), sums.view(0, runs) hold them
 //   auto [first_keys, first_values, count] = clalgo::unique_by_key(q, keys, values);
 // Values of a run are combined left to right: the operator must be associative, need not be commutative.
-// How: a compaction of the run starts (copy_if over the indices, into scratch kept per queue), then the
-// segmented kernel of segmented_reduce over those starts, with the run count read on the device.
+// How: one pass (kernels/by_key.hpp): a scan of (run count, value) pairs that writes each run where the next
+// one starts; unique_by_key is a compaction of the run starts.
 #pragma once
 
-#include <clalgo/algorithm/copy_if.hpp>
+#include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/algorithm/segmented_reduce.hpp>
-#include <clalgo/kernels/scratch.hpp>
+#include <clalgo/algorithm/selection.hpp>
+#include <clalgo/kernels/by_key.hpp>
 
 #include <cstdint>
 #include <stdexcept>
@@ -29,15 +30,17 @@ struct ByKeyResult {
 
 namespace detail {
 
-/// Attached to each context: the run starts of the last by-key call on each queue, reused by the next.
-struct ByKeyScratch {
-    PerQueue<GrowingBuffer> starts;
-};
-
 template <class K>
 std::string key_type_for(const std::string& algorithm) {
     static_assert(is_builtin_type_v<K>, "clalgo: by-key keys must be OpenCL C scalar or vector types");
     return type_for<K>(algorithm, "keys");
+}
+
+/// The by-key kernel of this spec, counting in Count, kept with the context.
+template <class Count, class V>
+const ByKeyKernel<Count, V>& cached_by_key(const Context& context, const ByKeySpec& spec) {
+    return cached_kernel<ByKeyKernel<Count, V>>(context, "by_key " + std::to_string(sizeof(Count)) + '\0' + spec.key(),
+                                                [&] { return std::make_shared<ByKeyKernel<Count, V>>(context, spec); });
 }
 
 /// Runs the by-key algorithm into the given arrays; results beyond their room are dropped, the count is exact.
@@ -51,24 +54,19 @@ cl::Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V
                                     " elements but 'values' has " + std::to_string(values.size()));
     if (count.size() != 1)
         throw std::invalid_argument("clalgo::" + algorithm + ": 'count' must have one element");
-    const SegmentedShape shape{type_for<V>(algorithm, "values"), key_type_for<K>(algorithm), fold, reduce_expr,
-                               neutral, options, algorithm};
-    const auto& segmented = cached_segmented(queue.context(), shape);  // built (and checked) before anything runs
-    const std::int64_t n = static_cast<std::int64_t>(keys.size());
-    if (n == 0) return count.fill(queue, 0);
-
-    GrowingBuffer& starts = queue.context().state().attachment<ByKeyScratch>().starts.get(queue);
-    starts.reserve(queue, static_cast<std::size_t>(n) * sizeof(std::int64_t));
-    const ArrayView<std::int64_t> run_starts(starts.buffer, 0, static_cast<std::size_t>(n));
-    SelectionOptions heads;
-    heads.extra_args = {Argument("keys", keys)};
-    const std::string differs = VectorTypeName<K>::value ? "any(keys[i] != keys[i-1])" : "keys[i] != keys[i-1]";
-    copy_if(queue, range(0, n), run_starts, count, "i == 0 || " + differs, heads);
-    const std::int64_t room = static_cast<std::int64_t>(std::min(keys_out.size(), values_out.size()));
-    // runs are usually short: teams of 32 work-items on a GPU (the policy caps it)
-    return segmented.enqueue(queue, 32, -1, room, count.buffer(), n, run_starts, values.buffer(), values.offset(), n,
-                             values_out.buffer(), values_out.offset(), keys.buffer(), keys.offset(),
-                             keys_out.buffer(), keys_out.offset());
+    ByKeySpec spec;
+    spec.name = algorithm;
+    spec.key_type = key_type_for<K>(algorithm);
+    spec.value_type = type_for<V>(algorithm, "values");
+    spec.fold = fold;
+    spec.reduce_expr = reduce_expr;
+    spec.neutral = neutral;
+    spec.preamble = options.preamble;
+    spec.build_options = options.build_options;
+    // runs counted in 32 bits below 2^32 keys; the narrow kernel is built (and checked) whatever the size
+    const auto& narrow = cached_by_key<cl_uint, V>(queue.context(), spec);
+    if (keys.size() < 0xffffffffull) return narrow.enqueue(queue, keys, values, keys_out, values_out, count);
+    return cached_by_key<cl_ulong, V>(queue.context(), spec).enqueue(queue, keys, values, keys_out, values_out, count);
 }
 
 template <class K, class V>
@@ -107,7 +105,7 @@ cl::Event reduce_by_key(const Queue& queue, const ArrayView<K>& keys, const Arra
 /// For each run of equal consecutive keys: its first key and first value.
 template <class K, class V>
 ByKeyResult<K, V> unique_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values) {
-    return detail::by_key_new(queue, keys, values, false, "a", "0", {}, "unique_by_key");
+    return detail::by_key_new(queue, keys, values, false, "", "", {}, "unique_by_key");
 }
 
 /// Into arrays the caller keeps, as reduce_by_key's form of the same name.
@@ -115,7 +113,7 @@ template <class K, class V>
 cl::Event unique_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
                         const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
                         const ArrayView<std::int64_t>& count) {
-    return detail::by_key(queue, keys, values, keys_out, values_out, count, false, "a", "0", {}, "unique_by_key");
+    return detail::by_key(queue, keys, values, keys_out, values_out, count, false, "", "", {}, "unique_by_key");
 }
 
 }  // namespace clalgo

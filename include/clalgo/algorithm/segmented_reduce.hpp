@@ -43,19 +43,16 @@ std::string type_for(const std::string& algorithm, const std::string& what) {
     }
 }
 
-/// What the segmented kernel does besides folding: copy each segment's first key (by key), and whether it
-/// folds at all (unique_by_key takes each segment's first value).
+/// Everything that shapes a segmented kernel's source.
 struct SegmentedShape {
     std::string value_type;
-    std::string key_type;  ///< empty unless by key
-    bool fold = true;
     std::string reduce_expr, neutral;
     SegmentOptions options;
     std::string name;
 
     std::string cache_key() const {
-        return value_type + '\0' + key_type + '\0' + (fold ? "1" : "0") + '\0' + reduce_expr + '\0' + neutral + '\0' +
-               options.preamble + '\0' + options.build_options + '\0' + name;
+        return value_type + '\0' + reduce_expr + '\0' + neutral + '\0' + options.preamble + '\0' +
+               options.build_options + '\0' + name;
     }
 };
 
@@ -63,85 +60,65 @@ struct SegmentedShape {
 class SegmentedReduceKernel {
 public:
     SegmentedReduceKernel(const Context& context, SegmentedShape shape)
-        : shape_(std::move(shape)), signature_(parameters(!shape_.key_type.empty())) {
-        const bool by_key = !shape_.key_type.empty();
+        : shape_(std::move(shape)) {
+        const std::size_t value_size = type_size(shape_.value_type);
         auto generate = [&](const DeviceInfo& info) {
-            policies_[&info] = segmented_reduce_policy(info);  // the launches use the policy the source was made with
+            const auto policy = segmented_reduce_policy(info, value_size);
+            policies_[&info] = policy;  // the launches use the policy the source was made with
             return render(cl_source::segmented_reduce,
-                          {{"prologue", library_text(program_prologue(info, {shape_.value_type, shape_.key_type}))},
+                          {{"prologue", library_text(program_prologue(info, {shape_.value_type}))},
                            {"preamble", user_text("preamble", shape_.options.preamble)},
                            {"value_type", library_text(shape_.value_type)},
-                           {"key_type", library_text(by_key ? shape_.key_type : "int")},
-                           {"group_size", library_text(std::to_string(policies_[&info].group_size))},
-                           {"fold", library_text(shape_.fold ? "1" : "0")},
-                           {"by_key", library_text(by_key ? "1" : "0")},
+                           {"group_size", library_text(std::to_string(policy.group_size))},
+                           {"items", library_text(std::to_string(policy.items))},
+                           {"warp_shuffle", library_text(policy.warp_shuffle ? "1" : "0")},
+                           {"warp_shuffle_functions", library_text(cl_source::warp_shuffle)},
                            {"neutral", user_text("neutral", shape_.neutral)},
                            {"reduce_expr", user_text("reduce_expr", shape_.reduce_expr)},
                            {"name", library_text(shape_.name)},
                            {"signature", library_text(signature_.text())}});
         };
         std::vector<std::string> types{shape_.value_type};
-        if (by_key) types.push_back(shape_.key_type);
         program_ = KernelProgram(context, generate, shape_.options.build_options,
                                  BuildLabel{shape_.name, {{"reduce_expr", shape_.reduce_expr}, {"neutral", shape_.neutral},
                                                           {"preamble", shape_.options.preamble}}},
                                  types, {shape_.name});
     }
 
-    /// Segments [offsets[s], offsets[s+1]) of `values`: `segments` of them, or (segments < 0) count[0] of them
-    /// but at most `room`, the last one ending at `total` where total >= 0. Key buffers are used by key only.
+    /// `segments` segments [offsets[s], offsets[s+1]) of `values` (value_count of them) into `out`.
     /// `average_length`: the segments' expected length, which sets how many work-items fold each.
-    cl::Event enqueue(const Queue& queue, std::int64_t average_length, std::int64_t segments, std::int64_t room, const cl::Buffer& count,
-                      std::int64_t total, const ArrayView<std::int64_t>& offsets, const cl::Buffer& values,
-                      std::size_t values_offset, std::int64_t value_count, const cl::Buffer& out, std::size_t out_offset,
-                      const cl::Buffer& keys = {}, std::size_t keys_offset = 0, const cl::Buffer& keys_out = {},
-                      std::size_t keys_out_offset = 0) const {
+    cl::Event enqueue(const Queue& queue, std::int64_t average_length, std::int64_t segments,
+                      const ArrayView<std::int64_t>& offsets, const cl::Buffer& values, std::size_t values_offset,
+                      std::int64_t value_count, const cl::Buffer& out, std::size_t out_offset) const {
         auto& on = program_.on(queue);
         const auto policy = policies_.at(on.info);
-        const std::int64_t most = segments >= 0 ? segments : room;
         const std::size_t lanes = policy.team_size(average_length);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(shape_.name);
-        KernelArguments arguments(kernel, signature_);
-        arguments.set("clalgo_team_size", cl_long(lanes)).set("clalgo_segment_count", cl_long(segments)).set("clalgo_segment_room", cl_long(room))
-            .set("clalgo_count", count).set("clalgo_total", cl_long(total)).set("clalgo_value_count", cl_long(value_count))
+        KernelArguments(kernel, signature_, &on.memo(shape_.name))
+            .set("clalgo_team_size", cl_long(lanes)).set("clalgo_segment_count", cl_long(segments))
+            .set("clalgo_value_count", cl_long(value_count))
             .set("clalgo_offsets", offsets.buffer()).set("clalgo_offsets_offset", cl_long(offsets.offset()))
             .set("clalgo_values", values).set("clalgo_values_offset", cl_long(values_offset))
-            .set("clalgo_out", out).set("clalgo_out_offset", cl_long(out_offset));
-        if (!shape_.key_type.empty())
-            arguments.set("clalgo_keys", keys).set("clalgo_keys_offset", cl_long(keys_offset))
-                .set("clalgo_keys_out", keys_out).set("clalgo_keys_out_offset", cl_long(keys_out_offset));
-        arguments.done();
+            .set("clalgo_out", out).set("clalgo_out_offset", cl_long(out_offset))
+            .done();
         const std::int64_t teams = static_cast<std::int64_t>(policy.group_size / lanes);
         const std::size_t groups = static_cast<std::size_t>(std::max<std::int64_t>(
-            1, std::min<std::int64_t>((most + teams - 1) / teams, static_cast<std::int64_t>(policy.max_groups))));
+            1, std::min<std::int64_t>((segments + teams - 1) / teams, static_cast<std::int64_t>(policy.max_groups))));
         return launch(queue, kernel, groups * policy.group_size, policy.group_size, {}, shape_.name.c_str());
     }
 
 private:
-    static Signature parameters(bool by_key) {
-        std::vector<Parameter> list{{"long", "clalgo_team_size"},
-                                    {"long", "clalgo_segment_count"},
-                                    {"long", "clalgo_segment_room"},
-                                    {"__global const long *", "clalgo_count"},
-                                    {"long", "clalgo_total"},
-                                    {"long", "clalgo_value_count"},
-                                    {"__global const long *", "clalgo_offsets"},
-                                    {"long", "clalgo_offsets_offset"},
-                                    {"__global const clalgo_value_t *", "clalgo_values"},
-                                    {"long", "clalgo_values_offset"},
-                                    {"__global clalgo_value_t *", "clalgo_out"},
-                                    {"long", "clalgo_out_offset"}};
-        if (by_key)
-            list.insert(list.end(), {{"__global const clalgo_key_t *", "clalgo_keys"},
-                                     {"long", "clalgo_keys_offset"},
-                                     {"__global clalgo_key_t *", "clalgo_keys_out"},
-                                     {"long", "clalgo_keys_out_offset"}});
-        return Signature(std::move(list));
-    }
-
+    Signature signature_{{"long", "clalgo_team_size"},
+                         {"long", "clalgo_segment_count"},
+                         {"long", "clalgo_value_count"},
+                         {"__global const long *", "clalgo_offsets"},
+                         {"long", "clalgo_offsets_offset"},
+                         {"__global const clalgo_value_t *", "clalgo_values"},
+                         {"long", "clalgo_values_offset"},
+                         {"__global clalgo_value_t *", "clalgo_out"},
+                         {"long", "clalgo_out_offset"}};
     SegmentedShape shape_;
-    Signature signature_;
     std::map<const DeviceInfo*, SegmentedReducePolicy> policies_;
     KernelProgram program_;
 };
@@ -177,13 +154,14 @@ cl::Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const
         throw std::invalid_argument("clalgo::segmented_reduce: 'out' has " + std::to_string(out.size()) +
                                     " elements but 'offsets' describes " + std::to_string(offsets.size() - 1) +
                                     " segments (out needs offsets.size() - 1)");
-    detail::SegmentedShape shape{detail::type_for<V>("segmented_reduce", "values"), "", true, reduce_expr, neutral,
-                                 options, "segmented_reduce"};
+    detail::SegmentedShape shape{detail::type_for<V>("segmented_reduce", "values"), reduce_expr, neutral, options,
+                                 "segmented_reduce"};
     const auto& kernel = detail::cached_segmented(queue.context(), shape);
     const std::int64_t segments = static_cast<std::int64_t>(out.size());
     if (segments == 0) return detail::marker(queue, {});
-    return kernel.enqueue(queue, static_cast<std::int64_t>(values.size()) / segments + 1, segments, segments, offsets.buffer(), -1, offsets, values.buffer(), values.offset(),
-                          static_cast<std::int64_t>(values.size()), out.buffer(), out.offset());
+    return kernel.enqueue(queue, static_cast<std::int64_t>(values.size()) / segments + 1, segments, offsets,
+                          values.buffer(), values.offset(), static_cast<std::int64_t>(values.size()), out.buffer(),
+                          out.offset());
 }
 
 }  // namespace clalgo

@@ -1,7 +1,9 @@
 // OpenCL C template of histogram and HistogramKernel: each work-group counts the bins of its indices into a
 // private histogram in local memory (32-bit counters; plain increments where the group is one work-item), then
-// adds each non-zero bin to the result with one global atomic. Bins beyond the local histogram's room are
-// counted with a global atomic each. A bin outside [0, bins) is not counted.
+// adds each non-zero bin to a running sum in scratch memory with one global atomic. Bins beyond the local
+// histogram's room are counted there with a global atomic each. The last work-group to finish moves the sums
+// into the result and leaves them zero for the next call, so the result needs no fill before the kernel.
+// A bin outside [0, bins) is not counted.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -14,7 +16,15 @@ typedef ${count_type} clalgo_count_t;
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_LOCAL_BINS ${local_bins}
 #define CLALGO_CONTIGUOUS_CHUNKS ${contiguous_chunks}
+#define CLALGO_UNROLL 4
 #define clalgo_global_add(p, v) ${global_add}
+#define clalgo_global_take(p) ${global_take}
+#if ${nvidia}
+/* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
+#define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define CLALGO_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}(
@@ -25,6 +35,7 @@ void ${name}(
     const int clalgo_local = clalgo_bins <= CLALGO_LOCAL_BINS;
     const uint clalgo_lid = get_local_id(0);
     __local uint clalgo_private[CLALGO_LOCAL_BINS];
+    __local uint clalgo_last_group;
     if (clalgo_local) {
         for (long clalgo_b = clalgo_lid; clalgo_b < clalgo_bins; clalgo_b += CLALGO_GROUP_SIZE)
             clalgo_private[clalgo_b] = 0;
@@ -32,24 +43,37 @@ void ${name}(
     }
 #if CLALGO_CONTIGUOUS_CHUNKS
     const long clalgo_chunk = (n + (long)get_global_size(0) - 1) / (long)get_global_size(0);
-    const long clalgo_first = min((long)get_global_id(0) * clalgo_chunk, n);
-    const long clalgo_last = min(clalgo_first + clalgo_chunk, n);
-    for (long clalgo_k = clalgo_first; clalgo_k < clalgo_last; ++clalgo_k)
+    const long clalgo_begin = min((long)get_global_id(0) * clalgo_chunk, n);
+    const long clalgo_end = min(clalgo_begin + clalgo_chunk, n);
+    const long clalgo_stride = 1;
 #else
-    for (long clalgo_k = get_global_id(0); clalgo_k < n; clalgo_k += (long)get_global_size(0))
+    const long clalgo_begin = get_global_id(0), clalgo_end = n, clalgo_stride = get_global_size(0);
 #endif
-    {
-        const long i = clalgo_start + clalgo_k * clalgo_step;
-        const long clalgo_bin = (long)(${bin_expr});
-        if (clalgo_bin >= 0 && clalgo_bin < clalgo_bins) {
-            if (clalgo_local) {
+    /* CLALGO_UNROLL bins computed (their reads in flight together), then counted */
+    for (long clalgo_base = clalgo_begin; clalgo_base < clalgo_end; clalgo_base += CLALGO_UNROLL * clalgo_stride) {
+        long clalgo_bin[CLALGO_UNROLL];
+#pragma unroll
+        for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
+            const long clalgo_k = clalgo_base + clalgo_u * clalgo_stride;
+            clalgo_bin[clalgo_u] = -1;
+            if (clalgo_k < clalgo_end) {
+                const long i = clalgo_start + clalgo_k * clalgo_step;
+                clalgo_bin[clalgo_u] = (long)(${bin_expr});
+            }
+        }
+#pragma unroll
+        for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
+            const long clalgo_b = clalgo_bin[clalgo_u];
+            if (clalgo_b >= 0 && clalgo_b < clalgo_bins) {
+                if (clalgo_local) {
 #if CLALGO_GROUP_SIZE == 1
-                ++clalgo_private[clalgo_bin];
+                    ++clalgo_private[clalgo_b];
 #else
-                atomic_inc(&clalgo_private[clalgo_bin]);
+                    atomic_inc(&clalgo_private[clalgo_b]);
 #endif
-            } else {
-                clalgo_global_add(&clalgo_out[clalgo_bin], (clalgo_count_t)1);
+                } else {
+                    clalgo_global_add(&clalgo_sums[clalgo_b], (clalgo_count_t)1);
+                }
             }
         }
     }
@@ -57,13 +81,27 @@ void ${name}(
         barrier(CLK_LOCAL_MEM_FENCE);
         for (long clalgo_b = clalgo_lid; clalgo_b < clalgo_bins; clalgo_b += CLALGO_GROUP_SIZE)
             if (clalgo_private[clalgo_b] != 0)
-                clalgo_global_add(&clalgo_out[clalgo_b], (clalgo_count_t)clalgo_private[clalgo_b]);
+                clalgo_global_add(&clalgo_sums[clalgo_b], (clalgo_count_t)clalgo_private[clalgo_b]);
     }
+    /* the last work-group to finish moves the sums into the result, zeroing them for the next call */
+    CLALGO_DEVICE_FENCE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (clalgo_lid == 0) {
+        clalgo_last_group = atomic_inc(clalgo_done) == get_num_groups(0) - 1;
+        if (clalgo_last_group)
+            atomic_xchg(clalgo_done, 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!clalgo_last_group)
+        return;
+    CLALGO_DEVICE_FENCE();
+    for (long clalgo_b = clalgo_lid; clalgo_b < clalgo_bins; clalgo_b += CLALGO_GROUP_SIZE)
+        clalgo_out[clalgo_b] = clalgo_global_take(&clalgo_sums[clalgo_b]);
 }
 )CLC";
 
-/// The bin of x among `bins` even bins over [lower, upper): exact integer arithmetic for integers up to 32 bits,
-/// floating point (clamped to the last bin against rounding) otherwise; -1 outside.
+/// The bin of x among `bins` even bins over [lower, upper): exact integer arithmetic for integers up to 32 bits
+/// (`scale` then says whether 32 bits suffice), floating point (clamped to the last bin against rounding) otherwise; -1 outside.
 inline constexpr const char* even_bins = R"CLC(
 inline long clalgo_even_bin(${value_type} x, ${bound_type} lower, ${bound_type} upper, ${bound_type} scale, long bins)
 {
@@ -71,6 +109,9 @@ inline long clalgo_even_bin(${value_type} x, ${bound_type} lower, ${bound_type} 
     if (!(v >= lower && v < upper))
         return -1;
 #if ${exact}
+    /* scale is 1 where (upper - lower) * bins < 2^32: 32-bit arithmetic, far cheaper than 64-bit division */
+    if (scale)
+        return (long)((uint)(v - lower) * (uint)bins / (uint)(upper - lower));
     return (v - lower) * bins / (upper - lower);
 #else
     return min((long)((v - lower) * scale), bins - 1);

@@ -5,7 +5,9 @@
 // 256 digits at once), and writes its keys, in digit order, to their places. About 2n memory traffic per digit.
 // A look-back word is (call epoch << 42) | (kind << 40) | count: epochs make words of earlier passes read as
 // unpublished, so the status array is cleared only when it is new.
-// Inputs of at most one tile are sorted by one work-group alone, every digit in local memory.
+// The histogram pass counts into running sums kept zero between calls; its last work-group moves them into the
+// histograms (so no fill precedes it). Inputs of at most one tile are sorted by one work-group alone, every
+// digit in local memory.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -14,6 +16,12 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
+#if ${nvidia}
+/* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
+#define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define CLALGO_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 )CLC";
 
 inline constexpr const char* radix_sort_onesweep = R"CLC(
@@ -55,7 +63,23 @@ void clalgo_radix_histogram(${histogram_signature})
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = lid; k < clalgo_passes * CLALGO_RADIX; k += CLALGO_GROUP_SIZE)
         if (counts[k])
-            atom_add(&clalgo_histograms[k], (ulong)counts[k]);
+            atom_add(&clalgo_sums[k], (ulong)counts[k]);
+    /* the last work-group to finish moves the sums into the histograms and leaves them zero for the next call,
+       so that no fill precedes this kernel; it also leaves the ticket at zero for the digit passes */
+    __local uint last_group;
+    CLALGO_DEVICE_FENCE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        last_group = atomic_inc(clalgo_ticket) == get_num_groups(0) - 1;
+        if (last_group)
+            atomic_xchg(clalgo_ticket, 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last_group)
+        return;
+    CLALGO_DEVICE_FENCE();
+    for (uint k = lid; k < clalgo_passes * CLALGO_RADIX; k += CLALGO_GROUP_SIZE)
+        clalgo_histograms[k] = atom_xchg(&clalgo_sums[k], 0ul);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))

@@ -57,7 +57,7 @@ struct RadixKey {
 
 /// Scratch a radix sort keeps per queue: the second copy of the keys and values, counts, look-back state.
 struct RadixScratch {
-    GrowingBuffer keys, values, counts, status, ticket;
+    GrowingBuffer keys, values, counts, sums, status, ticket;
     std::uint32_t epoch = 0;
 };
 
@@ -104,7 +104,8 @@ public:
                 {"value_type", detail::library_text(value_type)},
                 {"group_size", detail::library_text(std::to_string(policy.group_size))},
                 {"items_per_thread", detail::library_text(std::to_string(policy.items))},
-                {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")}};
+                {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
+                {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
             for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
                 fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
             return detail::render(pattern, fills);
@@ -180,7 +181,8 @@ private:
         } else if (kernel == "histogram") {
             add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"uint", "clalgo_passes"},
                  {"ulong", "clalgo_flip"}, buffer_parameter("const clalgo_key_t", "clalgo_keys_base"),
-                 {"long", "clalgo_keys_offset"}, buffer_parameter("ulong", "clalgo_histograms")});
+                 {"long", "clalgo_keys_offset"}, buffer_parameter("ulong", "clalgo_histograms"),
+                 buffer_parameter("ulong", "clalgo_sums"), buffer_parameter("uint", "clalgo_ticket")});
         } else if (kernel == "onesweep") {
             add({{"long", "n"}});
             add(digit);
@@ -321,19 +323,14 @@ private:
                 scratch.status.zero(queue);
                 scratch.epoch = 0;
             }
-            try {
-                cl::Event cleared;
-                queue.get().enqueueFillBuffer(scratch.counts.buffer, cl_uchar(0), 0, std::size_t(passes) * 256 * sizeof(cl_ulong),
-                                              detail::wait_list(wait), &cleared);
-                wait = {cleared};
-            } catch (const cl::Error& error) {
-                detail::rethrow(error, "clearing the radix sort's histograms");
-            }
+            // the histogram pass's running sums stay zero between calls (its last work-group clears them)
+            scratch.sums.reserve_zeroed(queue, std::size_t(passes) * 256 * sizeof(cl_ulong));
             const std::size_t groups = std::max<std::size_t>(1, std::min<std::size_t>(policy.histogram_groups, tiles));
             run("clalgo_radix_histogram", signature("histogram"), groups * policy.group_size, policy.group_size, [&](auto& a) {
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
                 a.set("clalgo_passes", passes).set("clalgo_flip", flip).set("clalgo_keys_base", keys_at[input].buffer);
                 a.set("clalgo_keys_offset", keys_at[input].offset).set("clalgo_histograms", scratch.counts.buffer);
+                a.set("clalgo_sums", scratch.sums.buffer).set("clalgo_ticket", scratch.ticket.buffer);
             });
             for (cl_uint pass = 0; pass < passes; ++pass) {
                 const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;

@@ -79,7 +79,9 @@ public:
     GenericScanKernel(const Context& context, const std::string& arguments, const std::string& input_expr,
                       const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                       ScanOptions options, detail::ScanStages stages)
-        : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()) {
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)),
+          value_type_(stages.value_type.empty() ? type_name<T>() : stages.value_type),
+          value_size_(stages.value_type.empty() ? sizeof(T) : stages.value_size) {
         const std::string kernel = "GenericScanKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::GenericScanKernel: '" + options_.name + "' is not a kernel name");
@@ -96,7 +98,8 @@ public:
         launch_at_zero_ = stages.needs_launch_at_zero;
         // the ballot path counts 0/1 inputs: only for a compaction that says so and nothing else
         const bool ballot_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
-                                       !segmented_ && std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+                                       !segmented_ && stages.value_type.empty() && std::is_integral_v<T> &&
+                                       (sizeof(T) == 4 || sizeof(T) == 8);
 
         std::string function_parameters, function_arguments;
         for (const auto& declaration : declarations_) {
@@ -113,7 +116,7 @@ public:
 
         auto generate = [&](const DeviceInfo& info) {
             OnDevice on;
-            on.plan = detail::scan_policy(info, detail::ScanTraits{sizeof(T), segmented_, uses_last_item_,
+            on.plan = detail::scan_policy(info, detail::ScanTraits{value_size_, segmented_, uses_last_item_,
                                                                     ballot_compaction, options_.algorithm},
                                           detail::tuned_values(info));
             const detail::ScanPlan& plan = on.plan;
@@ -254,8 +257,8 @@ public:
             scratch.ticket.reserve_zeroed(queue, 4);
             const bool fresh = scratch.status.reserve(queue, tiles * word);
             if (!plan.packed_status) {
-                scratch.aggregates.reserve(queue, tiles * sizeof(T));
-                scratch.inclusives.reserve(queue, tiles * sizeof(T));
+                scratch.aggregates.reserve(queue, tiles * value_size_);
+                scratch.inclusives.reserve(queue, tiles * value_size_);
             }
             // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished
             if (fresh || ++scratch.epoch >= (1u << 29)) {
@@ -284,7 +287,7 @@ public:
         const std::uint64_t groups_wanted = std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan.max_groups, units));
         const std::uint64_t units_per_group = std::max<std::uint64_t>(1, detail::divide_up(units, groups_wanted));
         const std::uint64_t groups = std::max<std::uint64_t>(1, detail::divide_up(units, units_per_group));
-        scratch.runs.reserve(queue, groups * sizeof(T));
+        scratch.runs.reserve(queue, groups * value_size_);
         scratch.run_flags.reserve(queue, groups * sizeof(cl_uint));
         std::vector<cl::Event> before_scan = wait;
         if (n > 0) {
@@ -314,6 +317,7 @@ private:
     std::vector<ArgumentDeclaration> declarations_;
     ScanOptions options_;
     std::string value_type_;
+    std::size_t value_size_;           ///< bytes of a scanned value on the device
     bool segmented_ = false;
     bool uses_last_item_ = false;
     bool launch_at_zero_ = false;      ///< a stage writes something (a count) even when there are no items

@@ -60,6 +60,10 @@ struct ScanStages {
     /// at its place `long prev_item`. Set, it lets NVIDIA count kept items by ballots (compaction.cl.hpp).
     Fill kept_statement;
     bool needs_launch_at_zero = false;  ///< the total statement must run even for n = 0
+    /// Set: the scan's values are of this OpenCL C type (defined in the preamble, `value_size` bytes on the
+    /// device), not of the kernel's T (reduce_by_key scans (run count, value) pairs of the user's value type).
+    std::string value_type;
+    std::size_t value_size = 0;
 };
 
 /// The library's parameters of the scan kernels, set by name at launch.

@@ -15,35 +15,40 @@ namespace clalgo {
 
 /// segmented_reduce: each segment is folded by a team of work-items (grid-stride over segments). A CPU gets
 /// work-groups of one work-item, each folding whole segments in order; a GPU gets groups of 256 split into teams
-/// as wide as the segments are long (32 where that is unknown), each folding contiguous slices of its segment
-/// and combining them in order.
+/// as wide as a segment holds `items` per work-item (a power of two), each work-item folding a contiguous slice
+/// `items` loads at a time, the slices combined in order (by warp shuffles on NVIDIA for teams of up to 32).
 struct SegmentedReducePolicy {
     std::size_t group_size = 1;
     std::size_t max_groups = 1;
+    std::size_t items = 8;       ///< loads in flight per work-item, and the slice a team aims at per work-item
+    bool warp_shuffle = false;   ///< teams of up to 32 combine by NVIDIA warp shuffles
 
-    /// Work-items per segment for segments of about `average_length` items (a power of two <= group_size).
+    /// Work-items per segment for segments of about `average_length` items: the largest power of two, at most
+    /// group_size, that leaves each at least `items` of them (1 for shorter segments).
     std::size_t team_size(std::int64_t average_length) const {
         std::size_t lanes = 1;
-        while (lanes < group_size && static_cast<std::int64_t>(lanes) < average_length) lanes *= 2;
+        while (lanes * 2 <= group_size && static_cast<std::int64_t>(lanes * 2 * items) <= average_length) lanes *= 2;
         return lanes;
     }
 };
 
 /// CLALGO_SEGMENT_GROUP_SIZE (1 to 1024) overrides the work-group size, e.g. to run the GPU path on a CPU.
-inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info) {
+/// `value_size`: bytes of a value (shuffles move 4-byte words).
+inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info, std::size_t value_size = 4) {
     SegmentedReducePolicy policy;
+    const bool cpu = device_class(info) == DeviceClass::cpu;
     if (const auto forced = detail::tuning_number("CLALGO_SEGMENT_GROUP_SIZE", 1, 1024)) {
         policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(*forced, info.max_work_group_size));
         policy.max_groups = std::size_t(info.compute_units) * (policy.group_size == 1 ? 8 : 64);
-        return policy;
-    }
-    if (device_class(info) == DeviceClass::cpu) {
+        policy.items = cpu ? 2 : 8;  // short slices on a CPU: many work-items per segment to test the combining
+    } else if (cpu) {
         policy.group_size = 1;
         policy.max_groups = std::size_t(info.compute_units) * 8;
     } else {
         policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
         policy.max_groups = std::size_t(info.compute_units) * 64;
     }
+    policy.warp_shuffle = device_class(info) == DeviceClass::nvidia_gpu && value_size % 4 == 0 && policy.group_size >= 32;
     return policy;
 }
 

@@ -1,0 +1,166 @@
+// The kernel under reduce_by_key and unique_by_key: one pass over the keys and values, composed with the scan.
+// reduce_by_key scans (run count, value) pairs: a pair's count is the number of runs that start in it, its value
+// the reduction of its values since the last of those starts, so that
+//   combine(a, b) = (a.runs + b.runs, b.runs != 0 ? b.value : op(a.value, b.value))
+// is associative whenever op is (a segmented scan whose segments are the runs). Where a run starts (the scan's
+// count grows), the run before it is complete: its key and reduction go to their place, prev_item.runs - 1; the
+// work-item with the total writes the last run and the count. Each key is read about once, each value once.
+// unique_by_key is a compaction of the run starts that writes keys and values.
+//   detail::ByKeySpec spec;  spec.key_type = "uint";  spec.value_type = "float";
+//   spec.reduce_expr = "a+b";  spec.neutral = "0";
+//   const detail::ByKeyKernel<cl_uint, float> kernel(ctx, spec);
+//   kernel.enqueue(q, keys, values, keys_out, values_out, count);
+#pragma once
+
+#include <clalgo/kernels/scan.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clalgo::detail {
+
+/// Everything that shapes a by-key kernel's source.
+struct ByKeySpec {
+    std::string name = "reduce_by_key";
+    std::string key_type;    ///< OpenCL C scalar or vector type, compared with ==
+    std::string value_type;  ///< any type clalgo knows
+    bool fold = true;        ///< reduce_by_key; false: unique_by_key (each run's first key and value)
+    std::string reduce_expr, neutral;  ///< fold only: the user's operator over a and b, and its identity
+    std::string preamble;              ///< the user's helpers for the operator
+    std::string build_options;
+    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
+
+    std::string arguments() const {
+        return "const " + key_type + " *keys, const " + value_type + " *values, " + key_type + " *keys_out, " +
+               value_type + " *values_out, long *count, long room";
+    }
+
+    std::string key() const {
+        std::string text = name;
+        for (const std::string* part : {&key_type, &value_type, &reduce_expr, &neutral, &preamble, &build_options})
+            text += '\0' + *part;
+        return text + '\0' + (fold ? "1" : "0") + std::to_string(static_cast<int>(algorithm));
+    }
+};
+
+/// The pair reduce_by_key scans, as the host sees it (its size sizes the look-back's scratch).
+template <class Count, class V>
+struct RunValue {
+    Count runs;
+    V value;
+};
+
+/// The by-key kernel over n keys, counting runs in `Count` (cl_uint where n < 2^32, cl_ulong otherwise).
+template <class Count, class V>
+class ByKeyKernel {
+    using Scanned = RunValue<Count, V>;
+
+public:
+    ByKeyKernel(const Context& context, const ByKeySpec& spec)
+        : fold_(spec.fold),
+          fold_scan_(spec.fold ? std::make_unique<GenericScanKernel<Scanned>>(
+                                     context, spec.arguments(), run_start(), "clalgo_run_combine(a, b)",
+                                     "clalgo_run_neutral()", "", options(spec), fold_stages())
+                               : nullptr),
+          unique_scan_(spec.fold ? nullptr
+                                 : std::make_unique<GenericScanKernel<Count>>(
+                                       context, spec.arguments(), "(" + run_start_test() + ") ? 1 : 0", "a+b", "0",
+                                       "", options(spec), unique_stages())) {}
+
+    /// Runs over keys.size() items; results beyond `room` are not written, count[0] receives the number of runs.
+    template <class K>
+    cl::Event enqueue(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
+                      const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
+                      const ArrayView<std::int64_t>& count, const std::vector<cl::Event>& wait = {}) const {
+        const cl_long room = static_cast<cl_long>(std::min(keys_out.size(), values_out.size()));
+        const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
+                                               bind(values_out), bind(count),  bind(room)};
+        return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
+                     : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
+    }
+
+    const std::string& source(std::size_t device_index = 0) const {
+        return fold_ ? fold_scan_->source(device_index) : unique_scan_->source(device_index);
+    }
+
+private:
+    /// True at the first item of a run: the first item, or one whose key differs from the key before it.
+    static std::string run_start_test() {
+        return "clalgo_k == 0 || clalgo_keys_differ(clalgo_previous_key, keys[i])";
+    }
+
+    static std::string run_start() {
+        return "clalgo_run_start(" + run_start_test() + ", values[i])";
+    }
+
+    static ScanOptions options(const ByKeySpec& spec) {
+        ScanOptions options;
+        options.name = spec.name;
+        options.build_options = spec.build_options;
+        options.algorithm = spec.algorithm;
+        options.input_fetch_exprs.push_back({"clalgo_previous_key", "keys", -1});
+        // keys are scalar or vector types (by_key's callers check): vector names end in their width
+        const bool vector_key = spec.key_type.find_first_of("0123456789") != std::string::npos;
+        options.preamble = spec.preamble + "\n\ninline bool clalgo_keys_differ(const " + spec.key_type + " a, const " +
+                           spec.key_type + " b)\n{\n    return " + (vector_key ? "any(a != b)" : "a != b") + ";\n}\n";
+        if (!spec.fold) return options;
+        const std::string& v = spec.value_type;
+        const std::string count = sizeof(Count) == 4 ? "uint" : "ulong";
+        options.preamble +=
+            "\n/* reduce_by_key: runs started in a stretch of items, and the reduction since the last start */\n"
+            "typedef struct { " + count + " runs; " + v + " value; } clalgo_run_t;\n\n"
+            "inline " + v + " clalgo_by_key_op(const " + v + " a, const " + v + " b)\n{\n    return (" +
+            spec.reduce_expr + "\n    );\n}\n\n"
+            "inline clalgo_run_t clalgo_run_neutral(void)\n{\n    clalgo_run_t r;\n    r.runs = 0;\n    r.value = (" +
+            spec.neutral + "\n    );\n    return r;\n}\n\n"
+            "inline clalgo_run_t clalgo_run_start(const bool starts, const " + v + " value)\n{\n"
+            "    clalgo_run_t r;\n    r.runs = starts ? 1 : 0;\n    r.value = value;\n    return r;\n}\n\n"
+            "inline clalgo_run_t clalgo_run_combine(const clalgo_run_t a, const clalgo_run_t b)\n{\n"
+            "    clalgo_run_t r;\n    r.runs = a.runs + b.runs;\n"
+            "    r.value = b.runs != 0 ? b.value : clalgo_by_key_op(a.value, b.value);\n    return r;\n}\n";
+        return options;
+    }
+
+    static ScanStages fold_stages() {
+        ScanStages stages;
+        // a run starts at i: the run before it ended at i - 1
+        stages.item_statement = library_text(
+            "if (item.runs != prev_item.runs && prev_item.runs != 0 && (long)prev_item.runs <= room) {\n"
+            "    keys_out[prev_item.runs - 1] = keys[i - 1];\n"
+            "    values_out[prev_item.runs - 1] = prev_item.value;\n"
+            "}");
+        stages.total_statement = library_text(
+            "*count = (long)clalgo_last_item.runs;\n"
+            "if (clalgo_last_item.runs != 0 && (long)clalgo_last_item.runs <= room) {\n"
+            "    keys_out[clalgo_last_item.runs - 1] = keys[n - 1];\n"
+            "    values_out[clalgo_last_item.runs - 1] = clalgo_last_item.value;\n"
+            "}");
+        stages.needs_launch_at_zero = true;
+        stages.value_type = "clalgo_run_t";
+        stages.value_size = sizeof(RunValue<Count, V>);
+        return stages;
+    }
+
+    static ScanStages unique_stages() {
+        const std::string keep = "if ((long)prev_item < room) {\n"
+                                 "    keys_out[prev_item] = keys[i];\n"
+                                 "    values_out[prev_item] = values[i];\n"
+                                 "}";
+        ScanStages stages;
+        stages.item_statement = library_text("if (item != prev_item) {\n" + keep + "\n}");
+        stages.kept_statement = library_text(keep);  // NVIDIA counts run starts by warp ballots
+        stages.total_statement = library_text("*count = (long)clalgo_last_item;");
+        stages.needs_launch_at_zero = true;
+        return stages;
+    }
+
+    bool fold_;
+    std::unique_ptr<GenericScanKernel<Scanned>> fold_scan_;
+    std::unique_ptr<GenericScanKernel<Count>> unique_scan_;
+};
+
+}  // namespace clalgo::detail
