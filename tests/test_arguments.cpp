@@ -231,3 +231,85 @@ TEST_F(ArgumentCall, IntGivenForLongNamesArgumentAndTypes) {
     EXPECT_TRUE(contains(message, "'long'"));
     EXPECT_TRUE(contains(message, "int was given"));
 }
+
+// ---- arrays checked before anything is enqueued (codegen/call_checks.hpp) ----
+
+TEST(CallArrays, AnArrayMovedFromOrEmptyIsRefusedNamingTheKernelAndArgument) {
+    clalgo::ElementwiseOptions options;
+    options.name = "moved_axpy";
+    clalgo::ElementwiseKernel axpy(context(), "const float *x, float *y", "y[i] = 2 * x[i]", options);
+    auto x = clalgo::to_device(queue(), std::vector<float>(100, 1.0f));
+    clalgo::Array<float> y(queue(), 100);
+    clalgo::Array<float> taken = std::move(y);
+    for (int reduction : {0, 1}) {
+        const auto message = message_of<std::invalid_argument>([&] {
+            if (reduction) {
+                clalgo::ReductionKernel<float> sum(context(), "0", "a+b", "x[i] * y[i]", "const float *x, const float *y");
+                sum(queue(), x, y);
+            } else {
+                axpy(queue(), x, y);
+            }
+        });
+        EXPECT_TRUE(contains(message, "'y'")) << message;
+        EXPECT_TRUE(contains(message, "moved from")) << message;
+    }
+    axpy(queue(), x, taken);  // the array it moved to works
+    EXPECT_EQ(taken.to_host(queue()), std::vector<float>(100, 2.0f));
+}
+
+TEST(CallArrays, AnArrayShorterThanTheIndicesItIsReadOrWrittenAtIsRefused) {
+    clalgo::ElementwiseOptions options;
+    options.name = "short_add";
+    clalgo::ElementwiseKernel add(context(), "const int *x, const int *y, int *z", "z[i] = x[i] + y[i]", options);
+    auto x = clalgo::to_device(queue(), std::vector<int>(100, 1));
+    auto short_y = clalgo::to_device(queue(), std::vector<int>(99, 1));
+    clalgo::Array<int> z(queue(), 100), short_z(queue(), 50);
+    auto message = message_of<std::invalid_argument>([&] { add(queue(), x, short_y, z); });
+    EXPECT_TRUE(contains(message, "short_add")) << message;
+    EXPECT_TRUE(contains(message, "'y'")) << message;
+    EXPECT_TRUE(contains(message, "99 elements")) << message;
+    message = message_of<std::invalid_argument>([&] { add(queue(), x, x, short_z); });
+    EXPECT_TRUE(contains(message, "'z'")) << message;
+    // over a range: every index of the range must be inside
+    message = message_of<std::invalid_argument>([&] { add(queue(), clalgo::range(0, 101), x, x, z); });
+    EXPECT_TRUE(contains(message, "[0, 100]")) << message;
+    add(queue(), clalgo::range(10, 50), x, x, short_z);  // indices 10..49 fit in 50 elements
+    EXPECT_EQ(short_z.view(10, 40).to_host(queue()), std::vector<int>(40, 2));
+    // a scan's output and a reduction's second array, the same way
+    clalgo::GenericScanKernel<int> scan(context(), "const int *x, int *out", "x[i]", "a+b", "0", "out[i] = item");
+    message = message_of<std::invalid_argument>([&] { scan(queue(), x, short_z); });
+    EXPECT_TRUE(contains(message, "'out'")) << message;
+    clalgo::ReductionKernel<int> dot(context(), "0", "a+b", "x[i] * y[i]", "const int *x, const int *y");
+    message = message_of<std::invalid_argument>([&] { dot(queue(), x, short_y); });
+    EXPECT_TRUE(contains(message, "'y'")) << message;
+}
+
+TEST(CallArrays, ArraysIndexedOtherwiseAreLeftToTheUser) {
+    // a lookup table read at computed places, and code that declares an i of its own: not checked (nor refused)
+    clalgo::ElementwiseKernel lookup(context(), "const int *table, const int *x, int *y", "y[i] = table[x[i] % 4]");
+    auto table = clalgo::to_device(queue(), std::vector<int>{10, 20, 30, 40});
+    auto x = clalgo::to_device(queue(), std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+    clalgo::Array<int> y(queue(), 10);
+    lookup(queue(), clalgo::range(0, 10), table, x, y);  // the first array (the table) is not the size
+    EXPECT_EQ(y.to_host(queue()), (std::vector<int>{10, 20, 30, 40, 10, 20, 30, 40, 10, 20}));
+    const auto indexed = clalgo::detail::indexed_by_launch_index(
+        clalgo::parse_arguments("const int *a, const int *b, int *c, int *d"),
+        {"c[ i ] = a[i] + b[i+1];", "d[i] = 0;", "x = b[i];"});
+    EXPECT_EQ(indexed, (std::vector<bool>{true, false, true, true}));
+    EXPECT_EQ(clalgo::detail::indexed_by_launch_index(clalgo::parse_arguments("const int *a"),
+                                                      {"for (int i = 0; i < 4; ++i) s += a[i];"}),
+              std::vector<bool>{false});
+}
+
+TEST(CallArrays, AnArrayOfAnotherContextIsRefused) {
+    clalgo::Context other(context().device());  // a second context on the same device
+    clalgo::ElementwiseOptions options;
+    options.name = "cross_context_copy";
+    clalgo::ElementwiseKernel copy(context(), "const int *x, int *y", "y[i] = x[i]", options);
+    auto x = clalgo::to_device(queue(), std::vector<int>(10, 1));
+    clalgo::Array<int> foreign(clalgo::Queue(other), 10);
+    const auto message = message_of<std::invalid_argument>([&] { copy(queue(), x, foreign); });
+    EXPECT_TRUE(contains(message, "cross_context_copy")) << message;
+    EXPECT_TRUE(contains(message, "'y'")) << message;
+    EXPECT_TRUE(contains(message, "another context")) << message;
+}

@@ -311,6 +311,42 @@ TEST(Histogram, CountsEvenBinsAndLeavesOutValuesOutside) {
     }
 }
 
+/// Every value of a span, in bins that do not divide it, through both integer paths (32-bit arithmetic where
+/// span * bins < 2^32 and bins <= 2^22, 64-bit otherwise): each value lands in floor((v - lower) * bins / span).
+TEST(Histogram, IntegerBinsAreExactAtEveryBoundary) {
+    struct Case {
+        std::int64_t lower, span;
+        std::size_t bins;
+    };
+    for (const Case& c : {Case{-1000, 2001, 256}, Case{5, 7, 3}, Case{-3, 1000003, 999983},
+                          Case{std::int64_t(2147483600), 4000, 13}, Case{-2147483648LL, 4294967295LL, 4099},
+                          Case{0, 65536, 1 << 16}, Case{7, 1000, 4000000}}) {
+        // the whole span where it is small, evenly spread values and the two ends otherwise
+        std::vector<std::int64_t> values;
+        const std::int64_t stride = std::max<std::int64_t>(1, c.span / 200000);
+        for (std::int64_t v = c.lower - 2; v < c.lower + c.span + 2; v += stride) values.push_back(v);
+        values.push_back(c.lower + c.span - 1);
+        std::vector<std::uint32_t> expected(c.bins, 0);
+        std::vector<std::int32_t> as_int;
+        std::vector<std::uint32_t> as_uint;
+        for (std::int64_t v : values) {
+            const bool fits_int = v >= INT32_MIN && v <= INT32_MAX, fits_uint = v >= 0 && v <= UINT32_MAX;
+            const bool use = c.lower >= 0 ? fits_uint : fits_int;
+            if (!use) continue;
+            if (c.lower >= 0) as_uint.push_back(static_cast<std::uint32_t>(v));
+            else as_int.push_back(static_cast<std::int32_t>(v));
+            if (v >= c.lower && v < c.lower + c.span)
+                ++expected[static_cast<std::size_t>(
+                    static_cast<unsigned __int128>(v - c.lower) * c.bins / static_cast<unsigned __int128>(c.span))];
+        }
+        clalgo::Array<std::uint32_t> bins(queue(), c.bins);
+        const clalgo::HistogramRange range{double(c.lower), double(c.lower + c.span)};
+        if (c.lower >= 0) clalgo::histogram(queue(), clalgo::to_device(queue(), as_uint), bins, range);
+        else clalgo::histogram(queue(), clalgo::to_device(queue(), as_int), bins, range);
+        ASSERT_EQ(bins.to_host(queue()), expected) << "lower " << c.lower << ", span " << c.span << ", bins " << c.bins;
+    }
+}
+
 TEST(Histogram, FloatValuesInt64CountsAndOneBin) {
     for (std::size_t n : {std::size_t(0), std::size_t(257), (std::size_t(1) << 20) + 3}) {
         auto values = clalgo_test::random_values<float>(n, 5);  // in [-1, 1)

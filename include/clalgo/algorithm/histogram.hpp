@@ -8,6 +8,7 @@
 
 #include <clalgo/cl/histogram.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -56,6 +57,7 @@ public:
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::HistogramKernel: '" + options_.name + "' is not a kernel name");
         detail::reject_reserved_names(declarations_, {"i", "n"}, "HistogramKernel '" + options_.name + "'");
+        indexed_ = detail::indexed_by_launch_index(declarations_, {bin_expr, options_.preamble});
         std::vector<std::string> types;
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
         const bool wide = sizeof(Count) == 8;
@@ -99,6 +101,7 @@ public:
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
+        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
         return enqueue(queue, bins, indices, bound, call.wait);
     }
 
@@ -139,6 +142,7 @@ private:
     };
     mutable detail::PerQueue<Scratch> scratch_;
     std::vector<ArgumentDeclaration> declarations_;
+    std::vector<bool> indexed_;  ///< arrays the bin expression indexes only at [i]: checked to hold every index
     HistogramOptions options_;
     std::map<const DeviceInfo*, HistogramPolicy> shapes_;
     detail::KernelProgram program_;
@@ -192,8 +196,10 @@ cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayV
         slot = entry;
     }
     const auto& kernel = *static_cast<const HistogramKernel<Count>*>(slot.get());
-    // exact integer bins: scale says whether (upper - lower) * bins fits in 32 bits (the kernel's cheap division)
-    const Bound scale = exact ? static_cast<Bound>((range.upper - range.lower) * double(bins.size()) < 4294967296.0)
+    // exact integer bins: scale says whether (upper - lower) * bins fits in 32 bits and bins in 22 (the kernel's
+    // cheap division)
+    const Bound scale = exact ? static_cast<Bound>((range.upper - range.lower) * double(bins.size()) < 4294967296.0 &&
+                                                   bins.size() <= (std::size_t(1) << 22))
                               : static_cast<Bound>(double(bins.size()) / (range.upper - range.lower));
     const std::vector<detail::BoundArgument> bound_arguments{
         detail::bind(values), detail::bind(static_cast<Bound>(range.lower)), detail::bind(static_cast<Bound>(range.upper)),

@@ -10,6 +10,7 @@
 
 #include <clalgo/cl/list_builder.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -88,6 +89,7 @@ public:
         if (!detail::is_identifier(options_.name)) throw std::invalid_argument(where + ": not a kernel name");
         if (lists_.empty()) throw std::invalid_argument(where + ": no lists");
         detail::reject_reserved_names(declarations_, {"i", "n"}, where);
+        indexed_ = detail::indexed_by_launch_index(declarations_, {generate, options_.preamble});
         std::vector<std::string> types;
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
         std::string count_start, count_appends, count_end, write_start, write_appends, undefine;
@@ -139,6 +141,7 @@ public:
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
+        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
         const std::int64_t n = indices.size();
         BuiltLists result;
         for (const auto& list : lists_) {
@@ -190,6 +193,7 @@ private:
 
     std::vector<ListSpec> lists_;
     std::vector<ArgumentDeclaration> declarations_;
+    std::vector<bool> indexed_;  ///< arrays the statement indexes only at [i]: checked to hold every index
     ListOfListsOptions options_;
     detail::Signature signature_;
     ExclusiveScanKernel<std::int64_t> scan_;

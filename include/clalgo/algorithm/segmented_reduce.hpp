@@ -131,8 +131,9 @@ struct SegmentedCache {
 
 inline const SegmentedReduceKernel& cached_segmented(const Context& context, const SegmentedShape& shape) {
     auto& cache = context.state().attachment<SegmentedCache>();
-    // the forced group size shapes the source too
-    const std::string key = shape.cache_key() + '\0' + environment("CLALGO_SEGMENT_GROUP_SIZE").value_or("");
+    // the forced group size and items shape the source too
+    const std::string key = shape.cache_key() + '\0' + environment("CLALGO_SEGMENT_GROUP_SIZE").value_or("") + '\0' +
+                            environment("CLALGO_SEGMENT_ITEMS").value_or("");
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto& slot = cache.kernels[key];
     if (!slot) slot = std::make_shared<SegmentedReduceKernel>(context, shape);

@@ -105,15 +105,31 @@ void ${name}(
 inline constexpr const char* even_bins = R"CLC(
 inline long clalgo_even_bin(${value_type} x, ${bound_type} lower, ${bound_type} upper, ${bound_type} scale, long bins)
 {
+#if ${exact}
+    /* scale is 1 where (upper - lower) * bins < 2^32 and bins <= 2^22: 32-bit arithmetic, one unsigned test for
+       both bounds, and the quotient from a float estimate corrected by one step (the estimate is off by less
+       than one there), far cheaper than a division */
+    if (scale) {
+        const ulong offset = (ulong)((long)x - lower);
+        const uint span = (uint)(upper - lower);
+        if (offset >= (ulong)span)
+            return -1;
+        const uint scaled = (uint)offset * (uint)bins;
+        uint bin = (uint)((float)scaled * (1.0f / (float)span));
+        if ((ulong)bin * span > scaled)
+            --bin;
+        else if ((ulong)(bin + 1) * span <= scaled)
+            ++bin;
+        return (long)bin;
+    }
     const ${bound_type} v = (${bound_type})x;
     if (!(v >= lower && v < upper))
         return -1;
-#if ${exact}
-    /* scale is 1 where (upper - lower) * bins < 2^32: 32-bit arithmetic, far cheaper than 64-bit division */
-    if (scale)
-        return (long)((uint)(v - lower) * (uint)bins / (uint)(upper - lower));
     return (v - lower) * bins / (upper - lower);
 #else
+    const ${bound_type} v = (${bound_type})x;
+    if (!(v >= lower && v < upper))
+        return -1;
     return min((long)((v - lower) * scale), bins - 1);
 #endif
 }

@@ -8,6 +8,7 @@
 
 #include <clalgo/cl/elementwise.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -44,6 +45,8 @@ public:
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::ElementwiseKernel: '" + options_.name + "' is not a kernel name");
         detail::reject_reserved_names(declarations_, {"i", "n"}, "ElementwiseKernel '" + options_.name + "'");
+        indexed_ = detail::indexed_by_launch_index(
+            declarations_, {operation, options_.loop_prep, options_.after_loop, options_.preamble});
         std::vector<std::string> types;
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
         const std::string parameters = detail::kernel_parameters(declarations_);
@@ -77,6 +80,7 @@ public:
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
+        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
         const std::int64_t n = indices.size();
         if (n == 0) return detail::marker(queue, call.wait);
         auto& on = program_.on(queue);
@@ -97,6 +101,7 @@ public:
 
 private:
     std::vector<ArgumentDeclaration> declarations_;
+    std::vector<bool> indexed_;  ///< arrays the code indexes only at [i]: checked to hold every index of a call
     ElementwiseOptions options_;
     /// The library's kernel parameters, set by name at launch; the user's follow.
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};

@@ -11,6 +11,7 @@
 #include <clalgo/cl/group.cl.hpp>
 #include <clalgo/cl/reduction.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -73,6 +74,7 @@ public:
             map_expr = first->name + "[i]";
         }
         const std::string vector_source = plain_read_array(map_expr);
+        indexed_ = detail::indexed_by_launch_index(declarations_, {map_expr, options_.preamble});
 
         std::vector<std::string> types{value_type_};
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
@@ -207,6 +209,7 @@ private:
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
+        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
         const std::int64_t n = indices.size();
         auto& on = program_.on(queue);
         const auto& plan = plan_for(on);
@@ -266,6 +269,7 @@ private:
     }
 
     std::vector<ArgumentDeclaration> declarations_;
+    std::vector<bool> indexed_;  ///< arrays the map indexes only at [i]: checked to hold every index of a call
     ReductionOptions options_;
     std::string value_type_;
     std::string vector_source_;

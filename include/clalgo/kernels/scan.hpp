@@ -19,6 +19,7 @@
 #include <clalgo/cl/scan_single_pass.cl.hpp>
 #include <clalgo/cl/scan_tile.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -96,6 +97,14 @@ public:
                                         "which the single-pass algorithm cannot give");
         if (options_.compaction) stages = detail::compaction_stages(declarations_, *options_.compaction, segmented_, kernel);
         launch_at_zero_ = stages.needs_launch_at_zero;
+        {
+            std::vector<std::string> code{input_expr, output_statement, options_.is_segment_start_expr,
+                                          options_.preamble, stages.item_statement.text, stages.total_statement.text,
+                                          stages.kept_statement.text};
+            // an input fetch reads its argument at i (or i - 1, kept within the call's indices)
+            for (const auto& fetch : options_.input_fetch_exprs) code.push_back(fetch.argument + "[i]");
+            indexed_ = detail::indexed_by_launch_index(declarations_, code);
+        }
         // the ballot path counts 0/1 inputs: only for a compaction that says so and nothing else
         const bool ballot_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
                                        !segmented_ && stages.value_type.empty() && std::is_integral_v<T> &&
@@ -232,6 +241,7 @@ public:
                             const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
+        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
         const std::int64_t n = indices.size();
         if (n == 0 && total == nullptr && !launch_at_zero_) return detail::marker(queue, wait);
 
@@ -315,6 +325,7 @@ public:
 
 private:
     std::vector<ArgumentDeclaration> declarations_;
+    std::vector<bool> indexed_;        ///< arrays the code indexes only at [i]: checked to hold every index
     ScanOptions options_;
     std::string value_type_;
     std::size_t value_size_;           ///< bytes of a scanned value on the device

@@ -32,8 +32,8 @@ struct SegmentedReducePolicy {
     }
 };
 
-/// CLALGO_SEGMENT_GROUP_SIZE (1 to 1024) overrides the work-group size, e.g. to run the GPU path on a CPU.
-/// `value_size`: bytes of a value (shuffles move 4-byte words).
+/// CLALGO_SEGMENT_GROUP_SIZE (1 to 1024) overrides the work-group size, e.g. to run the GPU path on a CPU;
+/// CLALGO_SEGMENT_ITEMS (1 to 64) the items per work-item. `value_size`: bytes of a value (shuffles move 4-byte words).
 inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info, std::size_t value_size = 4) {
     SegmentedReducePolicy policy;
     const bool cpu = device_class(info) == DeviceClass::cpu;
@@ -48,6 +48,7 @@ inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info, std
         policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
         policy.max_groups = std::size_t(info.compute_units) * 64;
     }
+    if (const auto items = detail::tuning_number("CLALGO_SEGMENT_ITEMS", 1, 64)) policy.items = static_cast<std::size_t>(*items);
     policy.warp_shuffle = device_class(info) == DeviceClass::nvidia_gpu && value_size % 4 == 0 && policy.group_size >= 32;
     return policy;
 }

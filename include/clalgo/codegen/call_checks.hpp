@@ -1,0 +1,114 @@
+// What a kernel call checks of its arrays before anything is enqueued, beyond their types (check_arguments):
+// that each array holds memory where the kernel runs over any index (an empty Array, or one moved from, holds
+// none), that it belongs to the queue's context, and that each array the user's code indexes only with the
+// launch index, as `name[i]`, holds every index the call runs over. Other arrays (lookup tables, outputs written
+// at computed places) cannot be checked from the text and are not.
+//   const auto indexed = detail::indexed_by_launch_index(declarations, {map_expr, reduce_expr});
+//   detail::check_call_arrays("my_kernel", declarations, bound, indexed, queue, indices);
+#pragma once
+
+#include <clalgo/codegen/arguments.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo::detail {
+
+/// True where `code` declares a variable named i of its own (`int i`, `long i`, ...), which would hide the
+/// launch index.
+inline bool declares_own_i(const std::vector<std::string>& code) {
+    auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (const std::string& text : code)
+        for (std::size_t at = 0; at < text.size(); ++at) {
+            if (text[at] != 'i' || (at > 0 && is_name_char(text[at - 1])) ||
+                (at + 1 < text.size() && is_name_char(text[at + 1])))
+                continue;
+            std::size_t k = at;
+            while (k > 0 && std::isspace(static_cast<unsigned char>(text[k - 1]))) --k;
+            std::size_t begin = k;
+            while (begin > 0 && is_name_char(text[begin - 1])) --begin;
+            const std::string before = text.substr(begin, k - begin);
+            for (const char* type : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "size_t",
+                                     "unsigned", "signed", "float", "double"})
+                if (before == type) return true;
+        }
+    return false;
+}
+
+/// True for each declared array whose every use in `code` is `name[i]` (spaces allowed inside the brackets),
+/// and which is used at least once; all false where the code declares an `i` of its own.
+inline std::vector<bool> indexed_by_launch_index(const std::vector<ArgumentDeclaration>& declarations,
+                                                 const std::vector<std::string>& code) {
+    std::vector<bool> indexed(declarations.size(), false);
+    if (declares_own_i(code)) return indexed;
+    auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t d = 0; d < declarations.size(); ++d) {
+        if (!declarations[d].is_array) continue;
+        const std::string& name = declarations[d].name;
+        bool used = false, only_at_i = true;
+        for (const std::string& text : code) {
+            for (std::size_t at = text.find(name); at != std::string::npos && only_at_i; at = text.find(name, at + 1)) {
+                const std::size_t end = at + name.size();
+                if ((at > 0 && is_name_char(text[at - 1])) || (end < text.size() && is_name_char(text[end]))) continue;
+                used = true;
+                std::size_t k = end;
+                auto skip_spaces = [&] {
+                    while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+                };
+                skip_spaces();
+                if (k >= text.size() || text[k] != '[') { only_at_i = false; break; }
+                ++k;
+                skip_spaces();
+                if (k >= text.size() || text[k] != 'i' || (k + 1 < text.size() && is_name_char(text[k + 1]))) {
+                    only_at_i = false;
+                    break;
+                }
+                ++k;
+                skip_spaces();
+                if (k >= text.size() || text[k] != ']') only_at_i = false;
+            }
+        }
+        indexed[d] = used && only_at_i;
+    }
+    return indexed;
+}
+
+/// Throws std::invalid_argument naming the kernel and the argument where an array of the call holds no memory
+/// while there are indices to run over, belongs to another context than the queue's, or (where `indexed[k]`)
+/// is shorter than the largest index of the call.
+inline void check_call_arrays(const std::string& kernel, const std::vector<ArgumentDeclaration>& declarations,
+                              const std::vector<BoundArgument>& arguments, const std::vector<bool>& indexed,
+                              const Queue& queue, const IndexRange& indices) {
+    const std::int64_t n = indices.size();
+    if (n == 0) return;
+    const std::int64_t last = indices.start + (n - 1) * indices.step;
+    const std::int64_t lowest = std::min(indices.start, last), highest = std::max(indices.start, last);
+    const cl_context context = queue.context().get()();
+    for (std::size_t k = 0; k < arguments.size() && k < declarations.size(); ++k) {
+        const BoundArgument& argument = arguments[k];
+        if (!argument.is_array) continue;
+        const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" +
+                                  declarations[k].name + "': ";
+        if (!argument.buffer())
+            throw std::invalid_argument(where + "the " + argument.cpp_type +
+                                        " holds no memory (it is empty, or was moved from) but the call runs over " +
+                                        std::to_string(n) + " indices");
+        cl_context owner = nullptr;
+        if (clGetMemObjectInfo(argument.buffer(), CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
+            owner != context)
+            throw std::invalid_argument(where + "the array belongs to another context than the queue's");
+        if (k < indexed.size() && indexed[k] &&
+            (lowest < 0 || static_cast<std::uint64_t>(highest) >= argument.size))
+            throw std::invalid_argument(where + "the kernel reads or writes it at [i] for i in [" +
+                                        std::to_string(lowest) + ", " + std::to_string(highest) + "] but it has " +
+                                        std::to_string(argument.size) + " elements");
+    }
+}
+
+}  // namespace clalgo::detail
