@@ -639,6 +639,39 @@ TEST(GenericScan, InputFetchSeesThePreviousItemAndTheFirstItemItself) {
     }
 }
 
+TEST(GenericScan, InputFetchOverADescendingRangeStaysInsideTheArray) {
+    // over i = n-1, n-2, ..., 0 the fetch at offset -1 reads x[i - 1], the next item in scan order; at i = 0 it
+    // would be x[-1]: it must hold x[0] instead. x is a view that starts one element into its buffer, whose
+    // element before it is a sentinel: a read outside the view would show as a wrong count.
+    for (ScanAlgorithm algorithm : every_algorithm) {
+        SCOPED_TRACE(name_of(algorithm));
+        clalgo::ScanOptions options = options_for(algorithm, "descending_fetch");
+        options.input_fetch_exprs = {{"before", "x", -1}};
+        clalgo::GenericScanKernel<std::int64_t> scan(context(), "const int *x, long *out", "x[i] != before ? 1 : 0",
+                                                     "a+b", "0", "out[i] = item", options);
+        for (std::size_t n : boundary_sizes()) {
+            if (n == 0) continue;
+            SCOPED_TRACE("n=" + std::to_string(n));
+            std::vector<std::int32_t> stored(n + 1);
+            std::mt19937_64 engine(n + 83);
+            for (auto& v : stored) v = static_cast<std::int32_t>(engine() % 3);
+            stored[0] = 1000000;  // the sentinel before the view
+            auto buffer = clalgo::to_device(queue(), stored);
+            const auto x = buffer.view(1, n);
+            std::vector<std::int64_t> expected(n);
+            std::int64_t running = 0;
+            for (std::int64_t i = std::int64_t(n) - 1; i >= 0; --i) {
+                const std::int32_t before = stored[1 + (i > 0 ? i - 1 : i)];
+                running += stored[1 + i] != before ? 1 : 0;
+                expected[i] = running;
+            }
+            clalgo::Array<std::int64_t> out(queue(), n);
+            scan(queue(), clalgo::range(std::int64_t(n) - 1, -1, -1), x, out);
+            EXPECT_TRUE(equal_vectors(out.to_host(queue()), expected));
+        }
+    }
+}
+
 TEST(GenericScan, ArgumentNamesNeverClashWithTheGeneratedCode) {
     // the user's names are the user's: `values` and `flags` (PyOpenCL's own examples use them), `last`, `block`,
     // `flag`, `tile`, `k`, ... must neither fail to build nor be shadowed by the scan's internal variables (the

@@ -45,7 +45,7 @@ void ${name}_compact(
         if (clalgo_full || clalgo_k < n) {
             const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
             ${kept_loads}
-            if (clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}) != 0)
+            if (clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}) != 0)
                 clalgo_kept_bits |= (ulong)1 << clalgo_j;
         }
     }

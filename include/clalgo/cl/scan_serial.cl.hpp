@@ -22,7 +22,7 @@ void ${name}_reduce_blocks(
         clalgo_flag = clalgo_is_segment_start(i, n${function_arguments});
 #endif
         ${kept_fetches}
-        clalgo_run = clalgo_scan_op(clalgo_run, clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}), clalgo_flag);
+        clalgo_run = clalgo_scan_op(clalgo_run, clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}), clalgo_flag);
         clalgo_run_flag |= clalgo_flag;
     }
     clalgo_runs[get_group_id(0)] = clalgo_run;
@@ -53,7 +53,7 @@ void ${name}_scan_blocks(
         clalgo_flag = clalgo_is_segment_start(i, n${function_arguments});
 #endif
         ${kept_fetches}
-        const clalgo_value_t item = clalgo_scan_op(clalgo_carry, clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments}), clalgo_flag);
+        const clalgo_value_t item = clalgo_scan_op(clalgo_carry, clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}), clalgo_flag);
         const clalgo_value_t prev_item = (clalgo_flag || clalgo_k == 0) ? clalgo_neutral() : clalgo_carry;
         ${item_statement}
         {

@@ -40,7 +40,7 @@ inline clalgo_value_t clalgo_scan_op(clalgo_value_t a, clalgo_value_t b, bool ac
     return ${scan_expr};
 }
 
-inline clalgo_value_t clalgo_input(const long i, const long n, const long clalgo_k${kept_parameters}${function_parameters})
+inline clalgo_value_t clalgo_input(const long i, const long n, const long clalgo_k, const long clalgo_step${kept_parameters}${function_parameters})
 {
     ${input_fetches}
     return ${input_expr};
@@ -72,7 +72,7 @@ inline void clalgo_load_tile(const long clalgo_tile_first, const long n, const l
         if (clalgo_full || clalgo_k < n) {
             const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
             ${kept_loads}
-            clalgo_loaded[clalgo_j] = clalgo_input(i, n, clalgo_k${kept_arguments}${function_arguments});
+            clalgo_loaded[clalgo_j] = clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments});
 #if CLALGO_SEGMENTED
             clalgo_loaded_flags[clalgo_j] = clalgo_is_segment_start(i, n${function_arguments}) ? 1 : 0;
 #endif

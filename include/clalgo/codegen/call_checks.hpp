@@ -80,31 +80,37 @@ inline std::vector<bool> indexed_by_launch_index(const std::vector<ArgumentDecla
 }
 
 /// Throws std::invalid_argument naming the kernel and the argument where an array of the call holds no memory
-/// while there are indices to run over, belongs to another context than the queue's, or (where `indexed[k]`)
-/// is shorter than the largest index of the call.
+/// while there are indices to run over (unless `empty_allowed`: kernels the library composes, whose outputs may
+/// have no room), belongs to another context than the queue's, or (where `indexed[k]`) is shorter than the
+/// largest index of the call.
 inline void check_call_arrays(const std::string& kernel, const std::vector<ArgumentDeclaration>& declarations,
                               const std::vector<BoundArgument>& arguments, const std::vector<bool>& indexed,
-                              const Queue& queue, const IndexRange& indices) {
+                              const Queue& queue, const IndexRange& indices, bool empty_allowed = false) {
     const std::int64_t n = indices.size();
     if (n == 0) return;
-    const std::int64_t last = indices.start + (n - 1) * indices.step;
+    // in unsigned arithmetic: the last index is representable, the product on the way may not be
+    const std::int64_t last = static_cast<std::int64_t>(static_cast<std::uint64_t>(indices.start) +
+                                                        static_cast<std::uint64_t>(n - 1) *
+                                                            static_cast<std::uint64_t>(indices.step));
     const std::int64_t lowest = std::min(indices.start, last), highest = std::max(indices.start, last);
     const cl_context context = queue.context().get()();
     for (std::size_t k = 0; k < arguments.size() && k < declarations.size(); ++k) {
         const BoundArgument& argument = arguments[k];
         if (!argument.is_array) continue;
+        const bool at_i = k < indexed.size() && indexed[k];
         const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" +
                                   declarations[k].name + "': ";
-        if (!argument.buffer())
+        if (!argument.buffer()) {
+            if (empty_allowed && !at_i) continue;
             throw std::invalid_argument(where + "the " + argument.cpp_type +
                                         " holds no memory (it is empty, or was moved from) but the call runs over " +
                                         std::to_string(n) + " indices");
+        }
         cl_context owner = nullptr;
         if (clGetMemObjectInfo(argument.buffer(), CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
             owner != context)
             throw std::invalid_argument(where + "the array belongs to another context than the queue's");
-        if (k < indexed.size() && indexed[k] &&
-            (lowest < 0 || static_cast<std::uint64_t>(highest) >= argument.size))
+        if (at_i && (lowest < 0 || static_cast<std::uint64_t>(highest) >= argument.size))
             throw std::invalid_argument(where + "the kernel reads or writes it at [i] for i in [" +
                                         std::to_string(lowest) + ", " + std::to_string(highest) + "] but it has " +
                                         std::to_string(argument.size) + " elements");

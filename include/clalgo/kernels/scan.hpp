@@ -104,6 +104,7 @@ public:
             // an input fetch reads its argument at i (or i - 1, kept within the call's indices)
             for (const auto& fetch : options_.input_fetch_exprs) code.push_back(fetch.argument + "[i]");
             indexed_ = detail::indexed_by_launch_index(declarations_, code);
+            composed_ = !stages.item_statement.text.empty();
         }
         // the ballot path counts 0/1 inputs: only for a compaction that says so and nothing else
         const bool ballot_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
@@ -241,7 +242,7 @@ public:
                             const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
-        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
+        detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices, composed_);
         const std::int64_t n = indices.size();
         if (n == 0 && total == nullptr && !launch_at_zero_) return detail::marker(queue, wait);
 
@@ -326,6 +327,7 @@ public:
 private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;        ///< arrays the code indexes only at [i]: checked to hold every index
+    bool composed_ = false;            ///< stages of a kernel built on the scan: its outputs may have no room
     ScanOptions options_;
     std::string value_type_;
     std::size_t value_size_;           ///< bytes of a scanned value on the device

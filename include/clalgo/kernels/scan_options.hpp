@@ -120,9 +120,12 @@ inline std::map<std::string, std::string> input_fetch_text(const std::vector<Arg
             text["kept_reads"] += "const " + type + " " + name + " = clalgo_kept_" + name + "[clalgo_j];\n";
             text["kept_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[i];\n";
         } else {
+            // i + offset is the index of the scan position offset * sign(step) away (or lies between that one's
+            // and i's): inside the call's indices exactly where that position is inside the scan
             const std::string offset = "(" + std::to_string(fetch.offset) + ")";
-            text["input_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[(clalgo_k + " + offset +
-                                     " >= 0 && clalgo_k + " + offset + " < n) ? i + " + offset + " : i];\n";
+            const std::string position = "clalgo_k + (clalgo_step < 0 ? -" + offset + " : " + offset + ")";
+            text["input_fetches"] += "const " + type + " " + name + " = " + fetch.argument + "[(" + position +
+                                     " >= 0 && " + position + " < n) ? i + " + offset + " : i];\n";
         }
     }
     return text;
