@@ -3,7 +3,7 @@
 // allocated per call, the form comparable with CUB's DeviceSelect::If, which writes into preallocated memory) and
 // the allocating form (a new output of n elements and a new count each call).
 // Two inputs: random values (the parity of each is a coin toss) and, suffixed "_alternating", the data of
-// ../shared/bench/cuda_peers.cu, (i * 2654435761) & 1023, whose parity alternates: a branch on it is always
+// CUB's comparison (benchmarks/gpu/cub_compare.cu), (i * 2654435761) & 1023, whose parity alternates: a branch on it is always
 // predicted right, which makes a sequential std::copy_if several times faster on a CPU than on random data.
 // Bytes per run: the input read once and the kept values written once ((n + kept) x 4 bytes); the count and the
 // scan's own scratch traffic are not counted. Items per run: n, the items tested.

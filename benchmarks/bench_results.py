@@ -1,5 +1,5 @@
 """Reading benchmark results: the JSON files the clalgo benchmark programs write (Google Benchmark's
---benchmark_out format) and the text that ../shared/bench/cuda_peers.cu prints. Used by plot.py and
+--benchmark_out format) and the text a CUDA program of the peers prints (lines "<name> <type> N=2^<k>: <ms> ms"). Used by plot.py and
 gpu/cub_ratios.py; needs only the standard library.
 
     results = load_results("build/benchmarks/results")   # {(primitive, implementation, size): Figure}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots the clalgo benchmark results: one PNG per primitive, throughput against input size (log2 axis),
-clalgo beside its std:: counterparts, and CUB where the output of ../shared/bench/cuda_peers.cu is given.
+clalgo beside its std:: counterparts, and CUB where the output of a CUDA program of the peers is given (the format
+benchmarks/bench_results.py reads: lines "<name> <type> N=2^<k>: <ms> ms").
 
     benchmarks/plot.py build/benchmarks/results                      # PNGs into build/benchmarks/results/plots
     benchmarks/plot.py build/benchmarks/results --out docs/images/pocl

@@ -17,7 +17,7 @@ import bench_results  # noqa: E402
 
 SIZE = 1 << 28
 
-# (what, clalgo benchmark (primitive, implementation, size), peer, goal from ../shared/ANCHORS.md or None)
+# (what, clalgo benchmark (primitive, implementation, size), peer, goal (a ratio to reach) or None)
 COMPARISONS = [
     ("reduce, int32 sum, result on the device", ("reduce", "clalgo_sum_int32_into", SIZE), "cub_reduce_sum", 0.95),
     ("inclusive scan, int32 sum", ("inclusive_scan", "clalgo_int32", SIZE), "cub_inclusive_scan", 0.85),

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: in one run, time clalgo's benchmarks at 2^28 items on the GPU (NVIDIA's OpenCL)
-# and the CUDA peers (CUB, Thrust: ../shared/bench/cuda_peers.cu), then print clalgo's ratios to them. Not part of
-# CI. docs/performance.md says how to read the figures; docs/troubleshooting.md what to do when OpenCL finds no GPU.
+# and a CUDA program of the peers (CUB, Thrust) that you give, then print clalgo's ratios to them. Not part of
+# CI. For CUB at every size from 2^10 to 2^28, use benchmarks/gpu/cub_compare.cu and sweep_ratios.py instead.
+# The peers' program prints lines "device <name> SMs <n>" and "<name> <type> N=2^<k>: <ms> ms, ..." (with
+# thrust_euler43 for Euler 43); benchmarks/bench_results.py reads them. docs/performance.md says how to read the figures; docs/troubleshooting.md what to do when OpenCL finds no GPU.
 #
-#   benchmarks/gpu/run_nvidia.sh [BENCHMARKS] [CUDA_PEERS_CU] [OUT]
+#   benchmarks/gpu/run_nvidia.sh BENCHMARKS CUDA_PEERS_CU [OUT]
 #     BENCHMARKS     the folder holding bench_reduce, bench_scan, ... (a build folder or its benchmarks/ folder;
 #                    default: build)
-#     CUDA_PEERS_CU  the CUDA source of the peers (default: ../shared/bench/cuda_peers.cu beside this repository)
+#     CUDA_PEERS_CU  the CUDA source of the peers (required)
 #     OUT            where the JSON, the peers' output and the ratios go (default: gpu-results)
 #   Environment, each with a default that suits the development GPU machine:
 #     NVIDIA_OPENCL_LIB  NVIDIA's OpenCL driver, registered with the ICD loader when no NVIDIA platform is listed
@@ -20,7 +22,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repository="$(cd "$here/../.." && pwd)"
 benchmarks="${1:-build}"
-cuda_peers_cu="${2:-$repository/../shared/bench/cuda_peers.cu}"
+cuda_peers_cu="${2:?run_nvidia.sh: give the CUDA source of the peers as the second argument}"
 out="${3:-gpu-results}"
 nvidia_opencl_lib="${NVIDIA_OPENCL_LIB:-/usr/local/nvidia/lib64/libnvidia-opencl.so.1}"
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"

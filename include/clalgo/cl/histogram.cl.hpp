@@ -49,24 +49,23 @@ void ${name}(
 #else
     const long clalgo_begin = get_global_id(0), clalgo_end = n, clalgo_stride = get_global_size(0);
 #endif
-    /* CLALGO_UNROLL bins computed (their reads in flight together), then counted; the index moves by additions */
-    const long clalgo_i_stride = clalgo_stride * clalgo_step;
-    long clalgo_i_base = clalgo_start + clalgo_begin * clalgo_step;
-    for (long clalgo_base = clalgo_begin; clalgo_base < clalgo_end;
-         clalgo_base += CLALGO_UNROLL * clalgo_stride, clalgo_i_base += CLALGO_UNROLL * clalgo_i_stride) {
+    /* CLALGO_UNROLL bins computed (their reads in flight together), then counted. (Moving the index by additions
+       instead of computing it from clalgo_k measured about 45 % slower at 2^24-2^28 on an H100.) */
+    for (long clalgo_base = clalgo_begin; clalgo_base < clalgo_end; clalgo_base += CLALGO_UNROLL * clalgo_stride) {
         long clalgo_bin[CLALGO_UNROLL];
 #pragma unroll
         for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
+            const long clalgo_k = clalgo_base + clalgo_u * clalgo_stride;
             clalgo_bin[clalgo_u] = -1;
-            if (clalgo_base + clalgo_u * clalgo_stride < clalgo_end) {
-                const long i = clalgo_i_base + clalgo_u * clalgo_i_stride;
+            if (clalgo_k < clalgo_end) {
+                const long i = clalgo_start + clalgo_k * clalgo_step;
                 clalgo_bin[clalgo_u] = (long)(${bin_expr});
             }
         }
 #pragma unroll
         for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
             const long clalgo_b = clalgo_bin[clalgo_u];
-            if ((ulong)clalgo_b < (ulong)clalgo_bins) {
+            if (clalgo_b >= 0 && clalgo_b < clalgo_bins) {
                 if (clalgo_local) {
 #if CLALGO_GROUP_SIZE == 1
                     ++clalgo_private[clalgo_b];
