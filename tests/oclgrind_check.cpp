@@ -1,7 +1,8 @@
-// A representative scan and copy_if for Oclgrind's simulated device (tests/CMakeLists.txt runs this program under
-// oclgrind once per scan algorithm, and says which checks each gets): an inclusive sum over about four tiles with
-// its total, and a copy_if, with each scan algorithm named on the command line (all three by default), on small
-// sizes. Results are checked against the CPU: a mismatch prints MISMATCH and the exit status counts them. Oclgrind
+// Representative scans for Oclgrind's simulated device (tests/CMakeLists.txt runs this program under oclgrind
+// once per scan algorithm, and says which checks each gets): an inclusive sum over about four tiles with its total,
+// a copy_if, a scan over a descending range with an input fetch at offset -1, reduce_by_key and unique_by_key, with
+// each scan algorithm named on the command line (all three by default), on small sizes; and, in the process of the
+// serial algorithm alone, segmented_reduce. Results are checked against the CPU: a mismatch prints MISMATCH and the exit status counts them. Oclgrind
 // itself reports races, uses of uninitialised values, out-of-bounds accesses and API misuse on stderr; the ctest
 // tests fail on those too.
 //   oclgrind --data-races --uninitialized --check-api ./oclgrind_check reduce_then_scan serial
@@ -76,6 +77,68 @@ void run(const clalgo::Context& context, const std::vector<clalgo::ScanAlgorithm
         check(how_many == static_cast<std::int64_t>(expected_kept.size()), label + ": copy_if count");
         if (how_many == static_cast<std::int64_t>(expected_kept.size()))
             check(kept.view(0, expected_kept.size()).to_host(queue) == expected_kept, label + ": copy_if values");
+
+        // an input fetch at offset -1 over a descending range: at i = 0 it must not read x[-1]
+        options.name = "oclgrind_descending";
+        options.input_fetch_exprs = {{"before", "x", -1}};
+        clalgo::GenericScanKernel<std::int32_t> descending(context, "const int *x, int *out", "x[i] - before", "a+b",
+                                                           "0", "out[i] = item", options);
+        const std::int64_t n = static_cast<std::int64_t>(host.size());
+        descending(queue, clalgo::range(n - 1, -1, -1), input, out);
+        std::vector<std::int32_t> expected_descending(host.size());
+        std::int32_t running = 0;
+        for (std::int64_t i = n - 1; i >= 0; --i)
+            expected_descending[i] = running += host[i] - host[i > 0 ? i - 1 : i];
+        check(out.to_host(queue) == expected_descending, label + ": descending input fetch");
+
+        // reduce_by_key and unique_by_key (the by-key kernel) on runs of 1 to 9 keys
+        std::vector<std::int32_t> keys(host.size());
+        for (std::size_t k = 0, key = 0; k < keys.size(); ++key)
+            for (std::size_t r = 0; r < 1 + key % 9 && k < keys.size(); ++r) keys[k++] = static_cast<std::int32_t>(key);
+        const auto device_keys = clalgo::to_device(queue, keys);
+        for (bool fold : {true, false}) {
+            clalgo::detail::ByKeySpec spec;
+            spec.name = fold ? "oclgrind_reduce_by_key" : "oclgrind_unique_by_key";
+            spec.key_type = "int";
+            spec.value_type = "int";
+            spec.fold = fold;
+            spec.reduce_expr = "a+b";
+            spec.neutral = "0";
+            spec.algorithm = algorithm;
+            const clalgo::detail::ByKeyKernel<cl_uint, std::int32_t> by_key(context, spec);
+            clalgo::Array<std::int32_t> keys_out(queue, host.size()), values_out(queue, host.size());
+            clalgo::Array<std::int64_t> runs(queue, 1);
+            by_key.enqueue(queue, device_keys.view(), input.view(), keys_out.view(), values_out.view(), runs.view());
+            std::vector<std::int32_t> expected_keys, expected_values;
+            for (std::size_t k = 0; k < keys.size(); ++k) {
+                if (k == 0 || keys[k] != keys[k - 1]) {
+                    expected_keys.push_back(keys[k]);
+                    expected_values.push_back(host[k]);
+                } else if (fold) {
+                    expected_values.back() += host[k];
+                }
+            }
+            const std::int64_t found = runs.read_at(queue, 0);
+            check(found == static_cast<std::int64_t>(expected_keys.size()), label + ": by key, runs");
+            if (found == static_cast<std::int64_t>(expected_keys.size())) {
+                check(keys_out.view(0, found).to_host(queue) == expected_keys, label + ": by key, keys");
+                check(values_out.view(0, found).to_host(queue) == expected_values, label + ": by key, values");
+            }
+        }
+    }
+
+    // segmented_reduce over segments of 0 to 30 items (no scan: once per process is enough)
+    if (algorithms.size() == 1 && algorithms[0] == clalgo::ScanAlgorithm::serial) {
+        std::vector<std::int64_t> offsets{0};
+        for (std::size_t s = 0; offsets.back() < static_cast<std::int64_t>(host.size()); ++s)
+            offsets.push_back(std::min<std::int64_t>(offsets.back() + static_cast<std::int64_t>(s * 7 % 31),
+                                                     static_cast<std::int64_t>(host.size())));
+        clalgo::Array<std::int32_t> sums(queue, offsets.size() - 1);
+        clalgo::segmented_reduce(queue, input.view(), clalgo::to_device(queue, offsets).view(), sums.view(), "a+b", "0");
+        std::vector<std::int32_t> expected(offsets.size() - 1);
+        for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+            expected[s] = std::accumulate(host.begin() + offsets[s], host.begin() + offsets[s + 1], 0);
+        check(sums.to_host(queue) == expected, "segmented_reduce");
     }
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,6 +265,25 @@ TEST(DiskCacheDirectory, FollowsTheEnvironmentInOrderOfPrecedence) {
     }
 }
 
+TEST(Environment, EverySwitchTakesTheDocumentedValuesAndNamesTheVariableOtherwise) {
+    for (const char* name : {"CLALGO_NO_CACHE", "CLALGO_PRINT_SOURCE"}) {
+        for (const char* on : {"1", "on", "TRUE", "Yes"}) {
+            ScopedEnvironment set(name, on);
+            EXPECT_TRUE(clalgo::detail::environment_flag(name)) << name << "=" << on;
+        }
+        for (const char* off : {"0", "OFF", "false", "no", ""}) {
+            ScopedEnvironment set(name, off);
+            EXPECT_FALSE(clalgo::detail::environment_flag(name)) << name << "=" << off;
+        }
+        for (const char* bad : {"2", "enabled", "yes please", " 1"}) {
+            ScopedEnvironment set(name, bad);
+            const auto message = clalgo_test::message_of<std::invalid_argument>([&] { clalgo::detail::environment_flag(name); });
+            EXPECT_TRUE(clalgo_test::contains(message, std::string(name) + "='" + bad + "'")) << message;
+            EXPECT_TRUE(clalgo_test::contains(message, "expected 1, on, true, yes or 0, off, false, no")) << message;
+        }
+    }
+}
+
 TEST(DiskCacheFile, StoredEntryLoadsAndCorruptOneIsRemoved) {
     TemporaryDirectory dir;
     ScopedEnvironment no_cache("CLALGO_NO_CACHE", std::nullopt);
@@ -317,4 +337,87 @@ TEST(DiskCacheFormat, EveryFlippedByteIsRejected) {
         corrupt[at] = static_cast<char>(corrupt[at] ^ 0x04);
         EXPECT_FALSE(DiskCache::parse(corrupt, key).has_value()) << "byte " << at;
     }
+}
+
+// ---- the cache as a security boundary, and its size (in this process, without OpenCL) ----
+
+namespace {
+
+std::vector<unsigned char> binary_of(std::size_t size, unsigned char fill) { return std::vector<unsigned char>(size, fill); }
+
+void age(const fs::path& path, std::chrono::minutes by) {
+    fs::last_write_time(path, fs::file_time_type::clock::now() - by);
+}
+
+}  // namespace
+
+TEST(DiskCacheSafety, CreatesItsDirectoryPrivateAndRefusesOneOthersMayWrite) {
+    TemporaryDirectory dir;
+    const fs::path cache = dir.path() / "new" / "cache";
+    ScopedEnvironment no_cache("CLALGO_NO_CACHE", std::nullopt);
+    ScopedEnvironment cache_dir("CLALGO_CACHE_DIR", cache.string());
+    DiskCache::store("key one", bytes_of("binary one"));
+    EXPECT_EQ(fs::status(cache).permissions() & fs::perms::all, fs::perms::owner_all);
+    ASSERT_TRUE(DiskCache::load("key one"));
+    for (const auto others : {fs::perms::group_write, fs::perms::others_write}) {
+        fs::permissions(cache, others, fs::perm_options::add);
+        EXPECT_FALSE(DiskCache::load("key one")) << "a directory others may write is not read";
+        DiskCache::store("key two", bytes_of("binary two"));
+        EXPECT_FALSE(fs::exists(DiskCache::entry_path(cache, "key two"))) << "nor written";
+        fs::permissions(cache, others, fs::perm_options::remove);
+    }
+    EXPECT_TRUE(DiskCache::load("key one"));
+}
+
+TEST(DiskCacheSafety, ReadsOnlyRegularFilesOfItsOwnThatNoOneElseMayWrite) {
+    TemporaryDirectory dir;
+    ScopedEnvironment no_cache("CLALGO_NO_CACHE", std::nullopt);
+    ScopedEnvironment cache_dir("CLALGO_CACHE_DIR", dir.path().string());
+    // a directory, a FIFO (reading it would wait forever), a link to an endless device, a group-writable entry
+    fs::create_directory(DiskCache::entry_path(dir.path(), "a directory"));
+    ASSERT_EQ(::mkfifo(DiskCache::entry_path(dir.path(), "a fifo").c_str(), 0600), 0);
+    fs::create_symlink("/dev/zero", DiskCache::entry_path(dir.path(), "a link"));
+    DiskCache::store("writable", bytes_of("binary"));
+    const auto writable = DiskCache::entry_path(dir.path(), "writable");
+    ASSERT_TRUE(DiskCache::load("writable"));
+    fs::permissions(writable, fs::perms::group_write, fs::perm_options::add);
+    const auto start = std::chrono::steady_clock::now();
+    for (const char* key : {"a directory", "a fifo", "a link", "writable"}) {
+        EXPECT_FALSE(DiskCache::load(key)) << key;
+        EXPECT_TRUE(fs::exists(fs::symlink_status(DiskCache::entry_path(dir.path(), key)))) << key << " is left alone";
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(DiskCacheSafety, StaleTemporaryFilesAreRemovedAndTheSizeBoundEvictsTheLeastRecentlyUsed) {
+    TemporaryDirectory dir;
+    ScopedEnvironment no_cache("CLALGO_NO_CACHE", std::nullopt);
+    ScopedEnvironment cache_dir("CLALGO_CACHE_DIR", dir.path().string());
+    ScopedEnvironment limit("CLALGO_CACHE_MAX_MB", "1");
+    const fs::path stale = dir.path() / "0123.clbin.tmp.99.0", fresh = dir.path() / "4567.clbin.tmp.99.1";
+    write_file(stale, "left by a crash");
+    write_file(fresh, "being written");
+    age(stale, std::chrono::minutes(120));
+    const std::size_t size = 400 * 1024;
+    DiskCache::store("a", binary_of(size, 1));
+    EXPECT_FALSE(fs::exists(stale));
+    EXPECT_TRUE(fs::exists(fresh));
+    DiskCache::store("b", binary_of(size, 2));
+    age(DiskCache::entry_path(dir.path(), "a"), std::chrono::minutes(60));
+    age(DiskCache::entry_path(dir.path(), "b"), std::chrono::minutes(30));
+    ASSERT_TRUE(DiskCache::load("a"));  // a is now the most recently used
+    DiskCache::store("c", binary_of(size, 3));  // 1.2 MiB in all: the least recently used goes
+    EXPECT_TRUE(fs::exists(DiskCache::entry_path(dir.path(), "a")));
+    EXPECT_FALSE(fs::exists(DiskCache::entry_path(dir.path(), "b")));
+    EXPECT_TRUE(fs::exists(DiskCache::entry_path(dir.path(), "c")));
+    EXPECT_GE(clalgo::disk_cache_bytes(), 2 * size);
+    EXPECT_LE(clalgo::disk_cache_bytes(), std::uint64_t(1) << 20);
+    write_file(dir.path() / "notes.txt", "not the cache's");
+    clalgo::clear_disk_cache();
+    EXPECT_EQ(clalgo::disk_cache_bytes(), 0u);
+    EXPECT_TRUE(fs::exists(dir.path() / "notes.txt"));
+    EXPECT_FALSE(fs::exists(fresh));
+    ScopedEnvironment bad("CLALGO_CACHE_MAX_MB", "lots");
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([] { DiskCache::limit_bytes(); }),
+                                      "CLALGO_CACHE_MAX_MB='lots'"));
 }

@@ -2,8 +2,11 @@
 // CLALGO_BUILD_OPTIONS, CLALGO_PRINT_SOURCE); docs/caching-and-environment.md lists them all.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace clalgo::detail {
@@ -15,11 +18,21 @@ inline std::optional<std::string> environment(const char* name) {
     return std::string(value);
 }
 
-/// True where the variable is set to anything but "", "0", "false", "no" or "off".
-inline bool environment_flag(const char* name) {
+/// The variable as a switch: 1/on/true/yes or 0/off/false/no (any case); nothing where unset or empty;
+/// std::invalid_argument naming the variable and what it accepts for anything else. Every CLALGO_* switch is
+/// read here.
+inline std::optional<bool> environment_switch(const char* name) {
     auto value = environment(name);
-    if (!value) return false;
-    return !(value->empty() || *value == "0" || *value == "false" || *value == "no" || *value == "off");
+    if (!value || value->empty()) return std::nullopt;
+    std::string lower = *value;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (lower == "1" || lower == "on" || lower == "true" || lower == "yes") return true;
+    if (lower == "0" || lower == "off" || lower == "false" || lower == "no") return false;
+    throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value +
+                                "': expected 1, on, true, yes or 0, off, false, no (any case), or nothing");
 }
+
+/// A switch that is off unless set on (environment_switch's values; others throw).
+inline bool environment_flag(const char* name) { return environment_switch(name).value_or(false); }
 
 }  // namespace clalgo::detail

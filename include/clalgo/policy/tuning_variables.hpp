@@ -29,17 +29,9 @@ inline std::optional<std::uint64_t> tuning_number(const char* name, std::uint64_
     return number;
 }
 
-/// The variable as a switch: 1/on/true/yes or 0/off/false/no (any case); nothing where unset or empty.
-inline std::optional<bool> tuning_switch(const char* name) {
-    auto value = environment(name);
-    if (!value || value->empty()) return std::nullopt;
-    std::string lower = *value;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (lower == "1" || lower == "on" || lower == "true" || lower == "yes") return true;
-    if (lower == "0" || lower == "off" || lower == "false" || lower == "no") return false;
-    throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value +
-                                "': expected 1, on, true, yes or 0, off, false, no");
-}
+/// The variable as a switch (environment_switch: 1/on/true/yes or 0/off/false/no, any case); nothing where unset
+/// or empty.
+inline std::optional<bool> tuning_switch(const char* name) { return environment_switch(name); }
 
 /// The variable as one of `choices`; nothing where unset or empty.
 inline std::optional<std::string> tuning_choice(const char* name, std::initializer_list<const char*> choices) {
