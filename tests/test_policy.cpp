@@ -71,6 +71,12 @@ TEST(ScanPolicy, EveryDeviceClassGetsItsAlgorithmAndATileThatFits) {
     EXPECT_EQ(clalgo::detail::scan_policy(nvidia_info, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}).algorithm,
               ScanAlgorithm::reduce_then_scan);  // last_item needs the total first
     EXPECT_FALSE(clalgo::detail::scan_policy(nvidia_info, ScanTraits{8, false, false, false, ScanAlgorithm::automatic}).packed_status);
+    // reduce_by_key's (count, value) pairs: tiles of 256 x 8 on NVIDIA, the plain scans' shape elsewhere
+    const auto pairs = clalgo::detail::scan_policy(nvidia_info, ScanTraits{8, false, false, false, ScanAlgorithm::automatic, true});
+    EXPECT_EQ(pairs.group_size, 256u);
+    EXPECT_EQ(pairs.items, 8u);
+    EXPECT_EQ(clalgo::detail::scan_policy(typical_device(DeviceClass::other_gpu), ScanTraits{8, false, false, false, ScanAlgorithm::automatic, true}).tile(),
+              clalgo::detail::scan_policy(typical_device(DeviceClass::other_gpu), ScanTraits{8, false, false, false, ScanAlgorithm::automatic}).tile());
 
     const auto other_info = typical_device(DeviceClass::other_gpu);
     const auto other = clalgo::detail::scan_policy(other_info, ScanTraits{16, true, false, false, ScanAlgorithm::automatic});

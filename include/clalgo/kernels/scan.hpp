@@ -127,7 +127,8 @@ public:
         auto generate = [&](const DeviceInfo& info) {
             OnDevice on;
             on.plan = detail::scan_policy(info, detail::ScanTraits{value_size_, segmented_, uses_last_item_,
-                                                                    ballot_compaction, options_.algorithm},
+                                                                    ballot_compaction, options_.algorithm,
+                                                                    !stages.value_type.empty()},
                                           detail::tuned_values(info));
             const detail::ScanPlan& plan = on.plan;
             const std::string status_type = plan.packed_status ? "ulong" : "uint";

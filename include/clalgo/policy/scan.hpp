@@ -48,6 +48,7 @@ struct ScanTraits {
     bool uses_last_item = false;    ///< the output statement needs the total first: no single pass
     bool plain_compaction = false;  ///< a compaction and nothing else: the ballot path may count kept items
     ScanAlgorithm requested = ScanAlgorithm::automatic;
+    bool composite = false;         ///< values of a kernel built on the scan (reduce_by_key's (count, value) pairs)
 };
 
 /// Local memory of a tile (an upper bound for ballot compaction, which keeps no values there).
@@ -80,10 +81,15 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     // where a tiled algorithm is forced on a CPU, to exercise many tiles. Ballot compaction keeps no values
     // in local memory: there 128 x 32 beat the other shapes from 32 x 16 to 256 x 64 on an H200.
     const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-    const std::string prefix = ballot ? "compaction." : "scan." + std::to_string(traits.value_size) + ".";
-    plan.group_size = power_of_two_at_most(
-        std::min<std::size_t>(tuned.get(prefix + "group_size", 32, 1024).value_or(ballot ? 128 : 64), largest));
-    plan.items = ballot ? 32 : std::clamp<std::size_t>(16384 / (plan.group_size * traits.value_size), 1, 64);
+    // reduce_by_key's pairs: on an H100, 256 x 8 took 2,267 us for 2^28 items against 2,622 us for the plain
+    // scans' 64 x 32 and 2,486 us for 128 x 16 (docs/performance.md, "By key")
+    const std::string prefix = ballot ? "compaction." : traits.composite ? "scan.composite." + std::to_string(traits.value_size) + "."
+                                                                         : "scan." + std::to_string(traits.value_size) + ".";
+    plan.group_size = power_of_two_at_most(std::min<std::size_t>(
+        tuned.get(prefix + "group_size", 32, 1024).value_or(ballot ? 128 : traits.composite && nvidia ? 256 : 64), largest));
+    plan.items = ballot ? 32
+                 : traits.composite && nvidia ? 8
+                 : std::clamp<std::size_t>(16384 / (plan.group_size * traits.value_size), 1, 64);
     if (cpu) plan.items = std::min<std::size_t>(plan.items, 4);
     if (auto items = tuned.get(prefix + "items", 1, 64)) plan.items = static_cast<std::size_t>(*items);
     // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
