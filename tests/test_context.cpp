@@ -2,6 +2,8 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cctype>
 #include <cstdlib>
 #include <string>
@@ -208,4 +210,51 @@ TEST(Queue, InfoDescribesTheQueuesDevice) {
     EXPECT_EQ(info.max_allocation_bytes, queue().device().getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
     EXPECT_EQ(info.compute_units, queue().device().getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     EXPECT_TRUE(contains(info.description(), info.name));
+}
+
+namespace {
+
+/// The OpenCL reference count of a context.
+cl_uint references(cl_context context) {
+    cl_uint count = 0;
+    clGetContextInfo(context, CL_CONTEXT_REFERENCE_COUNT, sizeof(count), &count, nullptr);
+    return count;
+}
+
+}  // namespace
+
+TEST(Context, IsFreedWithItsLastHandleAfterEveryAlgorithmRanOnIt) {
+    // the algorithms keep their kernels with the context: those must not keep the context alive in turn
+    cl_context raw = nullptr;
+    {
+        const clalgo::Context own(context().device());
+        raw = own.get()();
+        clRetainContext(raw);  // ours, to read the count after clalgo's handles are gone
+        const clalgo::Queue q(own);
+        std::vector<int> host(3000);
+        for (std::size_t k = 0; k < host.size(); ++k) host[k] = int(k * 7919 % 1000);
+        auto values = clalgo::to_device(q, host);
+        {
+            auto kept = clalgo::copy_if(q, values, "ary[i] % 2 == 0");
+            auto parts = clalgo::partition(q, values, "ary[i] < 500");
+            clalgo::sort(q, values);
+            auto order = clalgo::argsort(q, values);
+            clalgo::sort(q, values, "a > b");
+            auto keys = clalgo::to_device(q, std::vector<int>(3000, 1));
+            auto runs = clalgo::reduce_by_key(q, keys, values, "a+b", "0");
+            clalgo::Array<std::uint32_t> bins(q, 16);
+            clalgo::histogram(q, values, bins, {0, 1000});
+            auto offsets = clalgo::to_device(q, std::vector<std::int64_t>{0, 1000, 3000});
+            clalgo::Array<int> sums(q, 2);
+            clalgo::segmented_reduce(q, values, offsets, sums, "a+b", "0");
+            q.finish();
+            EXPECT_EQ(runs.count.get(q), 1);
+        }
+        EXPECT_GT(references(raw), 1u);  // clalgo's handles hold it while they live
+    }
+    // a runtime may drop its own references a little later (PoCL's compiler threads): wait up to 10 s for them
+    for (int wait = 0; wait < 1000 && references(raw) > 1; ++wait)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(references(raw), 1u) << "only our own reference is left: the context was freed with its caches";
+    clReleaseContext(raw);
 }

@@ -40,7 +40,11 @@ const MergeSortKernel<Key, Value>& cached_merge_sort(const Context& context, con
         key += '\0' + *part;
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto& slot = cache.kernels[key];
-    if (!slot) slot = std::make_shared<MergeSortKernel<Key, Value>>(context, less, options);
+    if (!slot) {
+        auto made = std::make_shared<MergeSortKernel<Key, Value>>(context, less, options);
+        ContextCache::release(*made);  // the context keeps it: it must not keep the context
+        slot = std::move(made);
+    }
     return *static_cast<const MergeSortKernel<Key, Value>*>(slot.get());
 }
 

@@ -145,6 +145,8 @@ private:
     std::vector<bool> indexed_;  ///< arrays the bin expression indexes only at [i]: checked to hold every index
     HistogramOptions options_;
     std::map<const DeviceInfo*, HistogramPolicy> shapes_;
+    friend struct detail::ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;
 };
 
@@ -189,9 +191,11 @@ cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayV
                                                {"bound_type", detail::library_text(bound)},
                                                {"exact", detail::library_text(exact ? "1" : "0")}})
                                    .text;
-            entry = std::make_shared<HistogramKernel<Count>>(
+            auto made = std::make_shared<HistogramKernel<Count>>(
                 queue.context(), "const " + value + " *values, " + bound + " lower, " + bound + " upper, " + bound + " scale",
                 "clalgo_even_bin(values[i], lower, upper, scale, clalgo_bins)", options);
+            detail::ContextCache::release(*made);  // the context keeps it: it must not keep the context
+            entry = std::move(made);
         }
         slot = entry;
     }

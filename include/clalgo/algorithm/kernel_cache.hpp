@@ -1,8 +1,10 @@
 // The kernel objects the free algorithms (sort, histogram, ...) build for themselves, kept with each context by
-// everything that shapes their source, so that calling an algorithm again builds nothing.
+// everything that shapes their source, so that calling an algorithm again builds nothing. Kept by the context,
+// they do not keep it (ContextCache): a context whose last handle goes is freed with its cache.
 //   const auto& kernel = detail::cached_kernel<RadixSortKernel<K>>(ctx, "radix " + type_name<K>(), [&] { ... });
 #pragma once
 
+#include <clalgo/codegen/program.hpp>
 #include <clalgo/core/context.hpp>
 
 #include <map>
@@ -24,7 +26,11 @@ const Object& cached_kernel(const Context& context, const std::string& key, cons
     auto& cache = context.state().attachment<AlgorithmKernels>();
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto& slot = cache.objects[key];
-    if (!slot) slot = make();
+    if (!slot) {
+        auto made = make();
+        ContextCache::release(*made);  // the context keeps it: it must not keep the context
+        slot = std::move(made);
+    }
     return *static_cast<const Object*>(slot.get());
 }
 

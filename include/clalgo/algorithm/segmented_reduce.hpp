@@ -120,6 +120,8 @@ private:
                          {"long", "clalgo_out_offset"}};
     SegmentedShape shape_;
     std::map<const DeviceInfo*, SegmentedReducePolicy> policies_;
+    friend struct ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     KernelProgram program_;
 };
 
@@ -136,7 +138,10 @@ inline const SegmentedReduceKernel& cached_segmented(const Context& context, con
                             environment("CLALGO_SEGMENT_ITEMS").value_or("");
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto& slot = cache.kernels[key];
-    if (!slot) slot = std::make_shared<SegmentedReduceKernel>(context, shape);
+    if (!slot) {
+        slot = std::make_shared<SegmentedReduceKernel>(context, shape);
+        ContextCache::release(*slot);  // the context keeps it: it must not keep the context
+    }
     return *slot;
 }
 

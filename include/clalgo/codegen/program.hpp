@@ -97,6 +97,15 @@ inline void require_types_supported(const DeviceInfo& info, const std::vector<st
                                    "' has no double precision (cl_khr_fp64)");
 }
 
+/// Lets the caches a context keeps make their kernel objects stop holding the context (KernelProgram::
+/// release_context): each kernel class befriends it and forwards to its programs.
+struct ContextCache {
+    template <class Kernel>
+    static void release(Kernel& kernel) noexcept {
+        kernel.release_context();
+    }
+};
+
 /// A kernel object's program on every device of its context, each built once, with its kernels.
 class KernelProgram {
 public:
@@ -138,7 +147,7 @@ public:
     /// Generates and builds the program for every device of `context`; `types` are the OpenCL C types it uses.
     KernelProgram(const Context& context, const Generator& generate, const std::string& options, BuildLabel label,
                   const std::vector<std::string>& types, const std::vector<std::string>& kernel_names)
-        : context_(context) {
+        : owner_(context), state_(&context.state()) {
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
             require_types_supported(info, types, label.kernel_name);
@@ -155,7 +164,7 @@ public:
 
     /// The program on the queue's device; throws where the queue belongs to another context.
     OnDevice& on(const Queue& queue) const {
-        if (queue.context() != *context_)
+        if (&queue.context().state() != state_)
             throw std::invalid_argument("clalgo: the queue belongs to another context than the kernel");
         for (const auto& on : devices_)
             if (on->device() == queue.device()()) return *on;
@@ -165,10 +174,17 @@ public:
     /// The generated source for a device (the first by default), for reading and debugging.
     const std::string& source(std::size_t device_index = 0) const { return devices_.at(device_index)->source.text; }
 
-    const Context& context() const { return *context_; }
+    /// The devices of the program's context, in its order.
+    const std::vector<cl::Device>& devices() const { return state_->devices; }
+
+    /// For a kernel object that its context keeps (a cache among the context's attachments): the program stops
+    /// holding the context, which would otherwise never be freed (it would hold itself). The context then
+    /// outlives the program, which it owns.
+    void release_context() noexcept { owner_.reset(); }
 
 private:
-    std::optional<Context> context_;
+    std::optional<Context> owner_;          ///< keeps the context alive, unless the context keeps this program
+    const ContextState* state_ = nullptr;
     std::vector<std::unique_ptr<OnDevice>> devices_;
 };
 

@@ -158,6 +158,12 @@ private:
         return stages;
     }
 
+    friend struct ContextCache;
+    void release_context() noexcept {
+        if (fold_scan_) ContextCache::release(*fold_scan_);
+        if (unique_scan_) ContextCache::release(*unique_scan_);
+    }
+
     bool fold_;
     std::unique_ptr<GenericScanKernel<Scanned>> fold_scan_;
     std::unique_ptr<GenericScanKernel<Count>> unique_scan_;

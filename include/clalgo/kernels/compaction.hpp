@@ -128,6 +128,9 @@ private:
         return stages;
     }
 
+    friend struct ContextCache;
+    void release_context() noexcept { ContextCache::release(scan_); }
+
     bool runs_over_range_ = false;
     GenericScanKernel<Count> scan_;
 };

@@ -105,6 +105,8 @@ private:
     ElementwiseOptions options_;
     /// The library's kernel parameters, set by name at launch; the user's follow.
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
+    friend struct detail::ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;
 };
 

@@ -234,7 +234,7 @@ private:
     }
 
     std::size_t device_index(const detail::KernelProgram::OnDevice& on) const {
-        const auto& devices = program_.context().devices();
+        const auto& devices = program_.devices();
         for (std::size_t k = 0; k < devices.size(); ++k)
             if (devices[k]() == on.device()) return k;
         throw std::logic_error("clalgo: a device without a sort policy");
@@ -246,6 +246,8 @@ private:
     detail::Signature tile_signature_;
     detail::Signature merge_signature_;
     std::vector<ComparisonSortPolicy> policies_;
+    friend struct detail::ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;
     mutable detail::PerQueue<detail::MergeSortScratch> scratch_;
 };

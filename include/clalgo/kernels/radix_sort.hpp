@@ -200,8 +200,8 @@ private:
     }
 
     const detail::RadixSortPolicy& policy_for(const detail::KernelProgram::OnDevice& on) const {
-        for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
-            if (program_.context().devices()[d]() == on.device()) return policies_.at(d);
+        for (std::size_t d = 0; d < program_.devices().size(); ++d)
+            if (program_.devices()[d]() == on.device()) return policies_.at(d);
         throw std::logic_error("clalgo: no radix sort policy for the device");
     }
 
@@ -391,6 +391,8 @@ private:
 
     SortAlgorithm requested_;
     std::vector<detail::RadixSortPolicy> policies_;  ///< one per device of the context, in its order
+    friend struct detail::ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;
     mutable detail::PerQueue<detail::RadixScratch> scratch_;
 };

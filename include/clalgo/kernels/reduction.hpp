@@ -194,8 +194,8 @@ private:
     }
 
     const detail::ReductionPlan& plan_for(const detail::KernelProgram::OnDevice& on) const {
-        for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
-            if (program_.context().devices()[d]() == on.device()) return plans_.at(d);
+        for (std::size_t d = 0; d < program_.devices().size(); ++d)
+            if (program_.devices()[d]() == on.device()) return plans_.at(d);
         throw std::logic_error("clalgo: no reduction plan for the device");
     }
 
@@ -274,6 +274,8 @@ private:
     std::string value_type_;
     std::string vector_source_;
     std::vector<detail::ReductionPlan> plans_;  ///< one per device of the context, in its order
+    friend struct detail::ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;
     /// The library's kernel parameters, set by name at launch; the user's follow.
     detail::Signature signature_{{"long", "clalgo_start"},

@@ -224,8 +224,8 @@ private:
     };
 
     const OnDevice& on_device(const detail::KernelProgram::OnDevice& on) const {
-        for (std::size_t d = 0; d < program_.context().devices().size(); ++d)
-            if (program_.context().devices()[d]() == on.device()) return on_device_.at(d);
+        for (std::size_t d = 0; d < program_.devices().size(); ++d)
+            if (program_.devices()[d]() == on.device()) return on_device_.at(d);
         throw std::logic_error("clalgo: no scan plan for the device");
     }
 
@@ -336,6 +336,8 @@ private:
     bool uses_last_item_ = false;
     bool launch_at_zero_ = false;      ///< a stage writes something (a count) even when there are no items
     std::vector<OnDevice> on_device_;  ///< one per device of the context, in its order
+    friend struct detail::ContextCache;
+    void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;
     mutable detail::PerQueue<detail::ScanScratch> scratch_;
 };
