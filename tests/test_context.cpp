@@ -258,3 +258,27 @@ TEST(Context, IsFreedWithItsLastHandleAfterEveryAlgorithmRanOnIt) {
     EXPECT_EQ(references(raw), 1u) << "only our own reference is left: the context was freed with its caches";
     clReleaseContext(raw);
 }
+
+TEST(Queue, KernelsKeepScratchForLiveQueuesOnly) {
+    clalgo::detail::PerQueue<int> per_queue;
+    const clalgo::Queue kept(context());
+    per_queue.get(kept) = 7;
+    for (int k = 0; k < 100; ++k) {
+        const clalgo::Queue short_lived(context());
+        per_queue.get(short_lived) = k;
+    }
+    EXPECT_LE(per_queue.size(), 2u) << "states of queues no Queue wraps any more are dropped";
+    EXPECT_EQ(per_queue.get(kept), 7);
+    const clalgo::Queue same(kept.get());  // another wrapper of the same queue shares its state
+    EXPECT_EQ(per_queue.get(same), 7);
+
+    // a long-lived kernel on short-lived queues: right every time, its scratch made again where needed
+    clalgo::InclusiveScanKernel<int> scan(context(), "a+b", "0");
+    for (int k = 0; k < 20; ++k) {
+        const clalgo::Queue q(context());
+        auto in = clalgo::to_device(q, std::vector<int>(5000, k));
+        clalgo::Array<int> out(q, 5000);
+        scan(q, in, out);
+        EXPECT_EQ(out.read_at(q, 4999), 5000 * k);
+    }
+}

@@ -8,10 +8,31 @@
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/error.hpp>
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 namespace clalgo {
+
+namespace detail {
+
+/// One token per live command queue, shared by every clalgo::Queue that wraps it: state kept per queue (kernel
+/// scratch) holds it weakly, and is dropped once no Queue wraps the queue any more.
+inline std::shared_ptr<const void> queue_identity(cl_command_queue queue) {
+    static std::mutex mutex;
+    static std::map<cl_command_queue, std::weak_ptr<const void>> identities;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = identities.begin(); it != identities.end();)
+        it = it->second.expired() ? identities.erase(it) : std::next(it);
+    if (auto existing = identities[queue].lock()) return existing;
+    std::shared_ptr<const void> identity = std::make_shared<char>(0);
+    identities[queue] = identity;
+    return identity;
+}
+
+}  // namespace detail
 
 /// An in-order command queue on one device of a Context; every clalgo call that runs something takes one.
 class Queue {
@@ -29,6 +50,7 @@ public:
         } catch (const cl::Error& error) {
             detail::rethrow(error, "creating a command queue");
         }
+        identity_ = detail::queue_identity(queue_());
     }
 
     /// Wraps a queue the program already has (it must be in order).
@@ -37,6 +59,7 @@ public:
           device_(queue.getInfo<CL_QUEUE_DEVICE>()),
           queue_(queue) {
         reject_out_of_order(queue.getInfo<CL_QUEUE_PROPERTIES>());
+        identity_ = detail::queue_identity(queue_());
     }
 
     const cl::CommandQueue& get() const noexcept { return queue_; }
@@ -48,6 +71,9 @@ public:
     void finish() const { queue_.finish(); }
     void flush() const { queue_.flush(); }
 
+    /// Shared by every Queue that wraps the same command queue, and alive exactly as long as one of them is.
+    const std::shared_ptr<const void>& identity() const noexcept { return identity_; }
+
 private:
     static void reject_out_of_order(cl_command_queue_properties properties) {
         if (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
@@ -57,6 +83,7 @@ private:
     Context context_;
     cl::Device device_;
     cl::CommandQueue queue_;
+    std::shared_ptr<const void> identity_;
 };
 
 /// Events an operation must wait for: `kernel(q, x, y, clalgo::wait_for({event_a, event_b}))`.

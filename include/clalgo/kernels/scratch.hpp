@@ -46,19 +46,38 @@ struct GrowingBuffer {
     }
 };
 
-/// One State per command queue, created on first use. The reference stays valid as long as the PerQueue.
+/// One State per command queue, created on first use, and dropped once no clalgo::Queue wraps its queue any more
+/// (at the next first use by another queue), so that a long-lived kernel used on short-lived queues keeps scratch
+/// for the live ones only. The reference stays valid as long as the queue's Queue handles and the PerQueue.
 /// Movable, so that the kernel objects holding one are.
 template <class State>
 class PerQueue {
 public:
     State& get(const Queue& queue) {
         std::lock_guard<std::mutex> lock(*mutex_);
-        return states_[queue.get()()];
+        auto found = states_.find(queue.get()());
+        if (found != states_.end() && found->second.owner.lock() == queue.identity()) return found->second.state;
+        // a queue new to this object (or a new queue at a dead one's address): drop the states of dead queues
+        for (auto it = states_.begin(); it != states_.end();)
+            it = it->second.owner.expired() ? states_.erase(it) : std::next(it);
+        auto& entry = states_[queue.get()()];
+        entry.owner = queue.identity();
+        return entry.state;
+    }
+
+    /// Queues with a state: for tests.
+    std::size_t size() const {
+        std::lock_guard<std::mutex> lock(*mutex_);
+        return states_.size();
     }
 
 private:
+    struct Entry {
+        std::weak_ptr<const void> owner;
+        State state;
+    };
     std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
-    std::map<cl_command_queue, State> states_;
+    std::map<cl_command_queue, Entry> states_;
 };
 
 }  // namespace clalgo::detail
