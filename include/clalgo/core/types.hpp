@@ -9,6 +9,7 @@
 
 #include <clalgo/core/config.hpp>
 
+#include <complex>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -148,10 +149,23 @@ void register_struct(std::string name, std::string definition, std::vector<Struc
         detail::StructInfo{std::move(name), std::move(definition), sizeof(T), std::move(fields), typeid(T)});
 }
 
-/// The OpenCL C name of T; throws std::invalid_argument for a struct that was never registered.
+namespace detail {
+template <class T>
+struct IsStdComplex : std::false_type {};
+template <class T>
+struct IsStdComplex<std::complex<T>> : std::true_type {};
+}  // namespace detail
+
+/// The OpenCL C name of T; throws std::invalid_argument for a struct that was never registered. Types that can
+/// never have one are refused at compile time.
 template <class T>
 std::string type_name() {
     using U = std::remove_cv_t<T>;
+    static_assert(!std::is_same_v<U, bool>,
+                  "clalgo: bool has no OpenCL C type of a fixed size: use std::uint8_t (uchar) or int instead");
+    static_assert(!std::is_same_v<U, long double>, "clalgo: long double has no OpenCL C type: use double instead");
+    static_assert(!detail::IsStdComplex<U>::value,
+                  "clalgo: std::complex has no OpenCL C type: use cl_float2 or cl_double2 (real, imaginary)");
     if constexpr (detail::scalar_type_name<U>() != nullptr) {
         return detail::scalar_type_name<U>();
     } else if constexpr (detail::VectorTypeName<U>::value != nullptr) {
