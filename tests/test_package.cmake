@@ -84,6 +84,35 @@ endif()
 step("build the find_package consumer" ${CMAKE_COMMAND} --build ${installed_build})
 step("run the find_package consumer" ${installed_build}/consumer)
 
+# 2b. the pkg-config file: the version CMake read from the header, and (where pkg-config is installed) flags that
+#     build and run the same consumer without CMake
+set(pc_file ${prefix}/share/pkgconfig/clalgo.pc)
+if(NOT EXISTS ${pc_file})
+  message(FATAL_ERROR "package test: no share/pkgconfig/clalgo.pc was installed")
+endif()
+file(STRINGS ${CLALGO_SOURCE_DIR}/include/clalgo/core/config.hpp version_lines REGEX "^#define CLALGO_VERSION_(MAJOR|MINOR|PATCH) ")
+string(REGEX REPLACE "[^;]*MAJOR ([0-9]+);[^;]*MINOR ([0-9]+);[^;]*PATCH ([0-9]+)" "\\1.\\2.\\3" header_version "${version_lines}")
+file(STRINGS ${pc_file} pc_version REGEX "^Version: ")
+if(NOT pc_version STREQUAL "Version: ${header_version}")
+  message(FATAL_ERROR "package test: clalgo.pc says '${pc_version}', the header ${header_version}")
+endif()
+find_program(PKG_CONFIG_EXECUTABLE pkg-config)
+if(PKG_CONFIG_EXECUTABLE)
+  set(ENV{PKG_CONFIG_PATH} "${prefix}/share/pkgconfig:$ENV{PKG_CONFIG_PATH}")
+  execute_process(COMMAND ${PKG_CONFIG_EXECUTABLE} --cflags --libs clalgo RESULT_VARIABLE result
+                  OUTPUT_VARIABLE flags ERROR_VARIABLE error OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "package test: pkg-config --cflags --libs clalgo failed: ${error}")
+  endif()
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  set(compiler c++)
+  if(DEFINED CXX_COMPILER AND CXX_COMPILER)
+    set(compiler ${CXX_COMPILER})
+  endif()
+  step("build the consumer with pkg-config's flags" ${compiler} ${consumer_source}/main.cpp -o ${WORK_DIR}/pkg-config-consumer ${flags})
+  step("run the pkg-config consumer" ${WORK_DIR}/pkg-config-consumer)
+endif()
+
 # 3. a consumer that adds clalgo's source tree; clalgo's own tests and examples stay off there
 set(subdirectory_build ${WORK_DIR}/add-subdirectory)
 step("configure the add_subdirectory consumer" ${CMAKE_COMMAND} -S ${consumer_source} -B ${subdirectory_build}

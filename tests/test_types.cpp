@@ -147,10 +147,10 @@ TEST(TypeName, VectorNamesHaveTheCppSizeOnTheDevice) {
     for (std::size_t k = 0; k < types.size(); ++k) EXPECT_EQ(on_device[k].first, types[k].size) << types[k].name;
 }
 
-TEST(TypeName, ThrowsForUnregisteredStructAndForBool) {
+TEST(TypeName, ThrowsForUnregisteredStruct) {
+    // (bool, long double and std::complex do not compile: tests/compile_errors/)
     EXPECT_TRUE(contains(message_of<std::invalid_argument>([] { clalgo::type_name<NeverRegistered>(); }),
                          "register_struct"));
-    EXPECT_THROW(clalgo::type_name<bool>(), std::invalid_argument);
 }
 
 TEST(RegisteredStruct, WorksAsScalarArgumentAndAsArrayElement) {

@@ -3,10 +3,14 @@
 //   #include <clalgo/core/config.hpp>   // then cl::Context, cl::Buffer, ... are available
 #pragma once
 
+// The version, written here only: CMake's project() reads these three lines.
 #define CLALGO_VERSION_MAJOR 0
 #define CLALGO_VERSION_MINOR 1
 #define CLALGO_VERSION_PATCH 0
-#define CLALGO_VERSION_STRING "0.1.0"
+#define CLALGO_STRINGIFY_(x) #x
+#define CLALGO_STRINGIFY(x) CLALGO_STRINGIFY_(x)
+#define CLALGO_VERSION_STRING \
+    CLALGO_STRINGIFY(CLALGO_VERSION_MAJOR) "." CLALGO_STRINGIFY(CLALGO_VERSION_MINOR) "." CLALGO_STRINGIFY(CLALGO_VERSION_PATCH)
 
 #if defined(CL_HPP_) && !defined(CL_HPP_ENABLE_EXCEPTIONS)
 #error "clalgo needs CLHPP with exceptions: include <clalgo/clalgo.hpp> before <CL/opencl.hpp>, or define CL_HPP_ENABLE_EXCEPTIONS"
