@@ -5,6 +5,9 @@
 // 256 digits at once), and writes its keys, in digit order, to their places. About 2n memory traffic per digit.
 // A look-back word is (call epoch << 42) | (kind << 40) | count: epochs make words of earlier passes read as
 // unpublished, so the status array is cleared only when it is new.
+// One region of local memory holds in turn the rank's counters, the tile's keys and its values (CUB's way:
+// values are loaded after the keys are written, placed through local memory, written coalesced), so that a tile
+// of 32-bit keys and values holds 28 a work-item. A digit pass's scalars travel in one struct argument.
 // The histogram pass counts into running sums kept zero between calls; its last work-group moves them into the
 // histograms (so no fill precedes it). Inputs of at most one tile are sorted by one work-group alone, every
 // digit in local memory.
@@ -16,6 +19,7 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
+#define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #if ${nvidia}
 /* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
 #define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
@@ -82,19 +86,47 @@ void clalgo_radix_histogram(${histogram_signature})
         clalgo_histograms[k] = atom_xchg(&clalgo_sums[k], 0ul);
 }
 
+/* Local memory the tile reuses: the rank's counters while ranking; then the tile's keys in digit order; then, with
+   values, the tile's values in digit order (CLALGO_VALUE_EXCHANGE) or the item each place came from (ushort), by
+   which each value is gathered. One region for all three lets a tile hold more keys. */
+#define CLALGO_MAX(a, b) ((a) > (b) ? (a) : (b))
+#if !CLALGO_HAS_VALUES
+#define CLALGO_MOVED_BYTES sizeof(clalgo_key_t)
+#elif CLALGO_VALUE_EXCHANGE
+#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_MAX(sizeof(clalgo_key_t), sizeof(clalgo_sort_value_t)), 2)
+#else
+#define CLALGO_MOVED_BYTES CLALGO_MAX(sizeof(clalgo_key_t), 2)
+#endif
+#define CLALGO_EXCHANGE_WORDS ((CLALGO_MAX(CLALGO_RANK_WORDS * 4, CLALGO_TILE * CLALGO_MOVED_BYTES) + 7) / 8)
+
+/* A digit pass's scalars in one argument: NVIDIA's launch cost grows with the number of arguments */
+typedef struct {
+    long n;
+    ulong flip;
+    long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
+    uint shift, mask, pass, tiles, epoch, unused;
+} clalgo_onesweep_pass_t;
+
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_onesweep(${onesweep_signature})
 {
-    CLALGO_MOVED_ARRAYS
-    __local clalgo_key_t tile_keys[CLALGO_TILE];
+    const long n = clalgo_args.n;
+    const ulong clalgo_flip = clalgo_args.flip;
+    const uint clalgo_shift = clalgo_args.shift, clalgo_mask = clalgo_args.mask, clalgo_pass = clalgo_args.pass;
+    const uint clalgo_tiles = clalgo_args.tiles, clalgo_epoch = clalgo_args.epoch;
+    const long clalgo_keys_in_offset = clalgo_args.keys_in_offset, clalgo_keys_out_offset = clalgo_args.keys_out_offset;
 #if CLALGO_HAS_VALUES
-    __local ushort tile_items[CLALGO_TILE];
+    const long clalgo_values_in_offset = clalgo_args.values_in_offset;
+    const long clalgo_values_out_offset = clalgo_args.values_out_offset;
 #endif
-    __local uint counters[CLALGO_RANK_WORDS];
+    CLALGO_MOVED_ARRAYS
+    __local ulong exchange[CLALGO_EXCHANGE_WORDS] __attribute__((aligned(128)));
+    __local clalgo_key_t *tile_keys = (__local clalgo_key_t *)exchange;
     __local uint tile_counts[CLALGO_RADIX];
     __local ulong tile_starts[CLALGO_RADIX];
-    __local ulong digit_starts[CLALGO_RADIX];
-    __local long places[CLALGO_RADIX];
+    /* first where each digit starts in the output; after the look-back, where the tile's keys of each digit go,
+       less their place in the tile */
+    __local ulong places[CLALGO_RADIX];
     __local ulong sums[CLALGO_GROUP_SIZE];
     __local uint shared_tile;
     const uint lid = get_local_id(0);
@@ -105,23 +137,23 @@ void clalgo_radix_onesweep(${onesweep_signature})
         shared_tile = ticket;
     }
     for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE)
-        digit_starts[d] = clalgo_histograms[clalgo_pass * CLALGO_RADIX + d];
+        places[d] = clalgo_histograms[clalgo_pass * CLALGO_RADIX + d];
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint tile = shared_tile;
     const long tile_first = (long)tile * CLALGO_TILE;
     const uint valid = (uint)min((long)CLALGO_TILE, n - tile_first);
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
     clalgo_key_t keys[CLALGO_ITEMS];
-    uint digits[CLALGO_ITEMS], item_places[CLALGO_ITEMS];
+    uint ranked[CLALGO_ITEMS];
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         keys[j] = CLALGO_ITEM(j) < valid ? clalgo_keys_in[tile_first + CLALGO_ITEM(j)] : (clalgo_key_t)0;
     /* while the keys arrive: where each digit starts in the output */
-    clalgo_scan_digits(digit_starts, sums);
+    clalgo_scan_digits(places, sums);
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)  /* items past the end rank last */
-        digits[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, clalgo_shift, clalgo_mask) : clalgo_mask;
-    clalgo_rank_tile(digits, item_places, counters, tile_counts, tile_starts, sums);
+        ranked[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, clalgo_shift, clalgo_mask) : clalgo_mask;
+    clalgo_rank_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
 
     /* one work-item per digit: publish the tile's count, add up the counts of the tiles before it */
     const ulong tag = (ulong)clalgo_epoch << CLALGO_EPOCH_SHIFT;
@@ -161,26 +193,49 @@ void clalgo_radix_onesweep(${onesweep_signature})
             }
             atom_xchg(mine, tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | (before + count));
         }
-        places[d] = (long)(digit_starts[d] + before) - (long)tile_starts[d];
+        places[d] = places[d] + before - tile_starts[d];
     }
 
     /* the tile in digit order, then each key to its place: neighbouring work-items write neighbouring places */
 #pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        tile_keys[item_places[j]] = keys[j];
-#if CLALGO_HAS_VALUES
-        tile_items[item_places[j]] = (ushort)CLALGO_ITEM(j);
-#endif
-    }
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_keys[ranked[j]] = keys[j];
     barrier(CLK_LOCAL_MEM_FENCE);
+#if CLALGO_HAS_VALUES
+    __local uchar tile_digits[CLALGO_TILE];  /* the digit of each place, for the values */
+#endif
     for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
         const clalgo_key_t key = tile_keys[p];
-        const long to = places[clalgo_digit(key, flip, clalgo_shift, clalgo_mask)] + p;
-        clalgo_keys_out[to] = key;
+        const uint digit = clalgo_digit(key, flip, clalgo_shift, clalgo_mask);
+        clalgo_keys_out[(long)places[digit] + p] = key;
 #if CLALGO_HAS_VALUES
-        clalgo_values_out[to] = clalgo_values_in[tile_first + tile_items[p]];
+        tile_digits[p] = (uchar)digit;
 #endif
     }
+#if CLALGO_HAS_VALUES
+    /* then the values the same way, through the same local memory */
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if CLALGO_VALUE_EXCHANGE
+    __local clalgo_sort_value_t *tile_values = (__local clalgo_sort_value_t *)exchange;
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        if (CLALGO_ITEM(j) < valid)
+            tile_values[ranked[j]] = clalgo_values_in[tile_first + CLALGO_ITEM(j)];
+#else
+    __local ushort *tile_items = (__local ushort *)exchange;
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_items[ranked[j]] = (ushort)CLALGO_ITEM(j);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
+#if CLALGO_VALUE_EXCHANGE
+        clalgo_values_out[(long)places[tile_digits[p]] + p] = tile_values[p];
+#else
+        clalgo_values_out[(long)places[tile_digits[p]] + p] = clalgo_values_in[tile_first + tile_items[p]];
+#endif
+    }
+#endif
 }
 
 /* n <= one tile: one work-group sorts by every digit in local memory, then writes the keys (keys_out may be
@@ -189,37 +244,54 @@ __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_tile_sort(${tile_sort_signature})
 {
     CLALGO_MOVED_ARRAYS
-    __local clalgo_key_t tile_keys[CLALGO_TILE];
-    __local ushort tile_items[CLALGO_TILE];
-    __local uint counters[CLALGO_RANK_WORDS];
+    __local ulong exchange[CLALGO_EXCHANGE_WORDS] __attribute__((aligned(128)));
+    __local clalgo_key_t *tile_keys = (__local clalgo_key_t *)exchange;
     __local uint tile_counts[CLALGO_RADIX];
     __local ulong tile_starts[CLALGO_RADIX];
     __local ulong sums[CLALGO_GROUP_SIZE];
     const uint valid = (uint)n;
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
     clalgo_key_t keys[CLALGO_ITEMS];
-    uint items[CLALGO_ITEMS], digits[CLALGO_ITEMS], item_places[CLALGO_ITEMS];
+    uint ranked[CLALGO_ITEMS];
+#if CLALGO_HAS_VALUES
+    __local ushort *tile_items = (__local ushort *)exchange;
+    uint items[CLALGO_ITEMS];
+#endif
+#pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        keys[j] = CLALGO_ITEM(j) < valid ? clalgo_keys_in[CLALGO_ITEM(j)] : (clalgo_key_t)0;
+#if CLALGO_HAS_VALUES
         items[j] = CLALGO_ITEM(j);
-        keys[j] = items[j] < valid ? clalgo_keys_in[items[j]] : (clalgo_key_t)0;
+#endif
     }
     for (uint shift = clalgo_begin_bit; shift < clalgo_end_bit; shift += 8) {
         const uint mask = (1u << min(8u, clalgo_end_bit - shift)) - 1u;
         /* items past the end have the largest digit and come last: after each digit they hold the tile's end */
+#pragma unroll
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            digits[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, shift, mask) : mask;
-        clalgo_rank_tile(digits, item_places, counters, tile_counts, tile_starts, sums);
-        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-            tile_keys[item_places[j]] = keys[j];
-            tile_items[item_places[j]] = (ushort)items[j];
-        }
+            ranked[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, shift, mask) : mask;
+        clalgo_rank_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            tile_keys[ranked[j]] = keys[j];
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
             keys[j] = tile_keys[CLALGO_ITEM(j)];
+#if CLALGO_HAS_VALUES
+        /* the items the same way, through the same local memory */
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            tile_items[ranked[j]] = (ushort)items[j];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
             items[j] = tile_items[CLALGO_ITEM(j)];
-        }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         if (CLALGO_ITEM(j) < valid) {
             clalgo_keys_out[CLALGO_ITEM(j)] = keys[j];

@@ -6,7 +6,9 @@
 //   portable: each work-item owns CLALGO_ITEMS consecutive items; two stable counting sorts of the tile in local
 //     memory, by the digit's low and then its high four bits, each with one group-wide scan of 16 counters per
 //     work-item.
-// Both fill tile_counts[d] (items of digit d in the tile) and tile_starts[d] (their first place).
+// Both take each item's digit in ranked[j] and leave its place there (one register an item: digit and partial
+// place travel packed, as (place << 8) | digit), and fill tile_counts[d] (items of digit d in the tile) and
+// tile_starts[d] (their first place). `counters` is scratch of CLALGO_RANK_WORDS words, free again on return.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -41,7 +43,7 @@ inline void clalgo_warp_sync(void)
     asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
 }
 
-inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *counters, __local uint *tile_counts,
+inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
                              __local ulong *tile_starts, __local ulong *sums)
 {
     const uint lid = get_local_id(0), lane = lid & 31;
@@ -52,13 +54,14 @@ inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *cou
     const uint below = (1u << lane) - 1u;
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const uint peers = clalgo_match_any(digits[j]);
-        const uint before = mine[digits[j]];
+        const uint digit = ranked[j];
+        const uint peers = clalgo_match_any(digit);
+        const uint before = mine[digit];
         clalgo_warp_sync();
         if ((peers & below) == 0)
-            mine[digits[j]] = before + popcount(peers);
+            mine[digit] = before + popcount(peers);
         clalgo_warp_sync();
-        places[j] = before + popcount(peers & below);
+        ranked[j] = ((before + popcount(peers & below)) << 8) | digit;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
@@ -74,8 +77,10 @@ inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *cou
     barrier(CLK_LOCAL_MEM_FENCE);
     clalgo_scan_digits(tile_starts, sums);
 #pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        places[j] += (uint)tile_starts[digits[j]] + mine[digits[j]];
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint digit = ranked[j] & 255u;
+        ranked[j] = (ranked[j] >> 8) + (uint)tile_starts[digit] + mine[digit];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 #else
@@ -83,7 +88,7 @@ inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *cou
 /* 16 counters per work-item, then the moved digits (uchar) and item numbers (ushort) and each item's place */
 #define CLALGO_RANK_WORDS (16 * CLALGO_GROUP_SIZE + (CLALGO_TILE + 3) / 4 + CLALGO_TILE)
 
-inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *counters, __local uint *tile_counts,
+inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
                              __local ulong *tile_starts, __local ulong *sums)
 {
     const uint lid = get_local_id(0);
@@ -95,7 +100,7 @@ inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *cou
     barrier(CLK_LOCAL_MEM_FENCE);
     uint digit[CLALGO_ITEMS], item[CLALGO_ITEMS];
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        digit[j] = digits[j];
+        digit[j] = ranked[j];
         item[j] = CLALGO_ITEM(j);
         atomic_inc(&tile_counts[digit[j]]);
     }
@@ -143,7 +148,7 @@ inline void clalgo_rank_tile(const uint *digits, uint *places, __local uint *cou
     barrier(CLK_LOCAL_MEM_FENCE);
     clalgo_scan_digits(tile_starts, sums);
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        places[j] = item_places[CLALGO_ITEM(j)];
+        ranked[j] = item_places[CLALGO_ITEM(j)];
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 #endif

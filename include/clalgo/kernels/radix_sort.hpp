@@ -61,6 +61,15 @@ struct RadixScratch {
     std::uint32_t epoch = 0;
 };
 
+/// A onesweep digit pass's scalars, laid out as the template's clalgo_onesweep_pass_t.
+struct OnesweepPass {
+    cl_long n;
+    cl_ulong flip;
+    cl_long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
+    cl_uint shift, mask, pass, tiles, epoch, unused;
+};
+static_assert(sizeof(OnesweepPass) == 72, "OnesweepPass must match clalgo_onesweep_pass_t");
+
 inline Parameter buffer_parameter(const std::string& type, const std::string& name) {
     return Parameter{"__global " + type + " *", name};
 }
@@ -105,6 +114,7 @@ public:
                 {"group_size", detail::library_text(std::to_string(policy.group_size))},
                 {"items_per_thread", detail::library_text(std::to_string(policy.items))},
                 {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
+                {"value_exchange", detail::library_text(policy.value_exchange ? "1" : "0")},
                 {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
             for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
                 fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
@@ -183,14 +193,14 @@ private:
                  {"ulong", "clalgo_flip"}, buffer_parameter("const clalgo_key_t", "clalgo_keys_base"),
                  {"long", "clalgo_keys_offset"}, buffer_parameter("ulong", "clalgo_histograms"),
                  buffer_parameter("ulong", "clalgo_sums"), buffer_parameter("uint", "clalgo_ticket")});
-        } else if (kernel == "onesweep") {
-            add({{"long", "n"}});
-            add(digit);
-            add({{"uint", "clalgo_pass"}, {"uint", "clalgo_tiles"}, {"uint", "clalgo_epoch"},
-                 buffer_parameter("uint", "clalgo_ticket"), buffer_parameter("ulong", "clalgo_status"),
-                 buffer_parameter("const ulong", "clalgo_histograms")});
-            add(moved);
-            add(values);
+        } else if (kernel == "onesweep") {  // the scalars and offsets in one struct (detail::OnesweepPass)
+            add({{"clalgo_onesweep_pass_t", "clalgo_args"}, buffer_parameter("uint", "clalgo_ticket"),
+                 buffer_parameter("ulong", "clalgo_status"), buffer_parameter("const ulong", "clalgo_histograms"),
+                 buffer_parameter("const clalgo_key_t", "clalgo_keys_in_base"),
+                 buffer_parameter("clalgo_key_t", "clalgo_keys_out_base")});
+            if (has_values)
+                add({buffer_parameter("const clalgo_sort_value_t", "clalgo_values_in_base"),
+                     buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base")});
         } else {  // tile_sort
             add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"ulong", "clalgo_flip"}});
             add(moved);
@@ -336,12 +346,26 @@ private:
                 const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
                 const cl_uint epoch = ++scratch.epoch;
                 const Where to = destination(pass);
+                detail::OnesweepPass args{};
+                args.n = static_cast<cl_long>(n);
+                args.flip = flip;
+                args.keys_in_offset = keys_at[from].offset;
+                args.keys_out_offset = keys_at[to].offset;
+                args.shift = shift;
+                args.mask = mask;
+                args.pass = pass;
+                args.tiles = static_cast<cl_uint>(tiles);
+                args.epoch = epoch;
+                if (values_in) {
+                    args.values_in_offset = values_at[from].offset;
+                    args.values_out_offset = values_at[to].offset;
+                }
                 run("clalgo_radix_onesweep", signature("onesweep"), tiles * policy.group_size, policy.group_size, [&](auto& a) {
-                    a.set("n", static_cast<cl_long>(n)).set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
-                    a.set("clalgo_pass", pass).set("clalgo_tiles", static_cast<cl_uint>(tiles)).set("clalgo_epoch", epoch);
-                    a.set("clalgo_ticket", scratch.ticket.buffer).set("clalgo_status", scratch.status.buffer);
-                    a.set("clalgo_histograms", scratch.counts.buffer);
-                    set_moved(a, from, to, to);
+                    a.set("clalgo_args", args).set("clalgo_ticket", scratch.ticket.buffer);
+                    a.set("clalgo_status", scratch.status.buffer).set("clalgo_histograms", scratch.counts.buffer);
+                    a.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_out_base", keys_at[to].buffer);
+                    if (values_in)
+                        a.set("clalgo_values_in_base", values_at[from].buffer).set("clalgo_values_out_base", values_at[to].buffer);
                 });
                 from = to;
             }

@@ -30,6 +30,7 @@ struct RadixSortPolicy {
     std::size_t group_size = 1;   ///< onesweep: work-items per group
     std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
+    bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
@@ -41,12 +42,16 @@ struct RadixSortPolicy {
         return std::max<std::uint64_t>(1, std::min<std::uint64_t>(max_blocks, (n + min_block - 1) / min_block));
     }
 
-    /// Local memory of a onesweep tile: the exchanged keys, their origins (with values), the rank's counters and
-    /// the per-digit arrays.
-    std::size_t local_bytes(std::size_t key_size, bool values) const {
-        const std::size_t digits = 256 * (4 + 8 + 8 + 8) + group_size * 8;
+    /// Local memory of a onesweep tile (cl/radix_sort_onesweep.cl.hpp): one region that holds in turn the rank's
+    /// counters, the keys in digit order and the values (or the items they come from, 2 bytes each); the
+    /// per-digit arrays; with values, each place's digit.
+    std::size_t local_bytes(std::size_t key_size, std::size_t value_size) const {
+        const std::size_t digits = 256 * (4 + 8 + 8) + group_size * 8 + 4;
         const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 : 16 * group_size * 4 + tile() * 5;
-        return tile() * key_size + (values ? tile() * 2 : 0) + rank + digits;
+        std::size_t moved = key_size;
+        if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
+        const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8;
+        return exchange + digits + (value_size > 0 ? tile() : 0);  // with values: each place's digit
     }
 };
 
@@ -84,8 +89,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.items = 4;
     }
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "gather"})) policy.value_exchange = *values == "exchange";
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
-    while (policy.items > 1 && policy.local_bytes(key_size, value_size > 0) > budget) --policy.items;
+    while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
     return policy;
 }
