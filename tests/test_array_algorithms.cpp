@@ -1,0 +1,280 @@
+// The array-level calls of algorithm/reductions.hpp and algorithm/transforms.hpp, each checked against an
+// independent CPU computation (std::accumulate, std::min_element, std::count_if, plain loops) on random data:
+// every integer width, float and double (where the device has fp64), at 0, 1, around one work-group (255, 256,
+// 257), 4097 and, for a few types, (1 << 20) + 3 elements; over views at an offset; with the result left on the
+// device; and the errors a wrong size raises.
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using clalgo_test::context;
+using clalgo_test::contains;
+using clalgo_test::highest;
+using clalgo_test::lowest;
+using clalgo_test::message_of;
+using clalgo_test::queue;
+
+namespace {
+
+constexpr std::size_t big = (std::size_t(1) << 20) + 3;
+
+/// The sizes a type runs at: all of them for a few types, the small ones for the others (run time on CPUs).
+template <class T>
+std::vector<std::size_t> sizes_for() {
+    std::vector<std::size_t> sizes{0, 1, 255, 256, 257, 4097};
+    if (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, float> ||
+        std::is_same_v<T, std::uint64_t>)
+        sizes.push_back(big);
+    return sizes;
+}
+
+/// Random values with T's lowest and highest among them (n >= 8), for min, max, argmin and argmax.
+template <class T>
+std::vector<T> with_extremes(std::size_t n, std::uint64_t seed) {
+    auto values = clalgo_test::random_values<T>(n, seed);
+    if (n >= 8) {
+        std::mt19937_64 engine(seed + 1);
+        std::uniform_int_distribution<std::size_t> at(0, n - 1);
+        for (int k = 0; k < 2; ++k) {
+            values[at(engine)] = std::numeric_limits<T>::lowest();
+            values[at(engine)] = std::numeric_limits<T>::max();
+        }
+    }
+    return values;
+}
+
+/// The CPU sum in sum_type_t<T> (integers) or double (floating point).
+template <class T>
+auto cpu_sum(const std::vector<T>& values) {
+    using Sum = std::conditional_t<std::is_floating_point_v<T>, double, clalgo::sum_type_t<T>>;
+    return std::accumulate(values.begin(), values.end(), Sum(0), [](Sum a, T b) { return a + Sum(b); });
+}
+
+/// For floating point: |got - expected| within a few ulps of T per unit of sum |x| (a tree's rounding error).
+template <class T>
+::testing::AssertionResult close_sum(T got, double expected, double magnitude) {
+    const double tolerance = (std::is_same_v<T, float> ? 1e-5 : 1e-12) * (magnitude + 1);
+    if (std::fabs(double(got) - expected) <= tolerance) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got " << got << ", expected " << expected << " within " << tolerance;
+}
+
+template <class T>
+double magnitude(const std::vector<T>& values) {
+    double total = 0;
+    for (T v : values) total += std::fabs(double(v));
+    return total;
+}
+
+/// A threshold in the middle of random_values's range, written for OpenCL C and as a T.
+template <class T>
+std::pair<std::string, T> middle() {
+    if constexpr (std::is_floating_point_v<T>) return {"0.25", T(0.25)};
+    else return {"25", T(25)};
+}
+
+template <class T>
+class ArrayReductions : public ::testing::Test {};
+using ReductionTypes = ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::int32_t, std::uint32_t,
+                                        std::int64_t, std::uint64_t, float, double>;
+TYPED_TEST_SUITE(ArrayReductions, ReductionTypes);
+
+TYPED_TEST(ArrayReductions, SumMatchesTheCpuAndIntegersSumIn64Bits) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    static_assert(std::is_same_v<decltype(clalgo::sum(queue(), std::declval<clalgo::ArrayView<T>>())),
+                                 std::conditional_t<std::is_floating_point_v<T>, T,
+                                                    std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>>);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto host = clalgo_test::random_values<T>(n, n + 11);
+        const auto x = clalgo::to_device(queue(), host);
+        if constexpr (std::is_floating_point_v<T>) {
+            EXPECT_TRUE(close_sum(clalgo::sum(queue(), x), cpu_sum(host), magnitude(host))) << "n=" << n;
+        } else {
+            EXPECT_EQ(clalgo::sum(queue(), x), cpu_sum(host)) << "n=" << n;
+        }
+    }
+    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
+        // a million of T's highest value: far beyond T's range, exact in 64 bits
+        const std::vector<T> host(big, std::numeric_limits<T>::max());
+        EXPECT_EQ(clalgo::sum(queue(), clalgo::to_device(queue(), host)), cpu_sum(host));
+    }
+}
+
+TYPED_TEST(ArrayReductions, MinMaxArgminArgmaxFindTheFirstExtremeLikeStdMinElement) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        // few distinct values: many ties, so "the first" is tested
+        const auto host = with_extremes<T>(n, 3 * n + 1);
+        const auto x = clalgo::to_device(queue(), host);
+        if (n == 0) {
+            EXPECT_EQ(clalgo::min(queue(), x), highest<T>());
+            EXPECT_EQ(clalgo::max(queue(), x), lowest<T>());
+            EXPECT_EQ(clalgo::argmin(queue(), x), -1);
+            EXPECT_EQ(clalgo::argmax(queue(), x), -1);
+            continue;
+        }
+        const auto smallest = std::min_element(host.begin(), host.end());
+        const auto largest = std::max_element(host.begin(), host.end());
+        EXPECT_EQ(clalgo::min(queue(), x), *smallest) << "n=" << n;
+        EXPECT_EQ(clalgo::max(queue(), x), *largest) << "n=" << n;
+        EXPECT_EQ(clalgo::argmin(queue(), x), smallest - host.begin()) << "n=" << n;
+        EXPECT_EQ(clalgo::argmax(queue(), x), largest - host.begin()) << "n=" << n;
+    }
+}
+
+TYPED_TEST(ArrayReductions, DotMatchesTheCpuWithProductsInTheSumType) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto hx = clalgo_test::random_values<T>(n, n + 5), hy = clalgo_test::random_values<T>(n, n + 6);
+        using Sum = std::conditional_t<std::is_floating_point_v<T>, double, clalgo::sum_type_t<T>>;
+        Sum expected = 0;
+        double size = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            expected += Sum(hx[k]) * Sum(hy[k]);
+            size += std::fabs(double(hx[k]) * double(hy[k]));
+        }
+        const auto got = clalgo::dot(queue(), clalgo::to_device(queue(), hx), clalgo::to_device(queue(), hy));
+        if constexpr (std::is_floating_point_v<T>) EXPECT_TRUE(close_sum(got, expected, size)) << "n=" << n;
+        else EXPECT_EQ(got, expected) << "n=" << n;
+    }
+}
+
+TYPED_TEST(ArrayReductions, CountIfAnyOfAllOfAgreeWithTheStdAlgorithms) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    const auto [text, threshold] = middle<T>();
+    for (std::size_t n : sizes_for<T>()) {
+        const auto host = clalgo_test::random_values<T>(n, n + 17);
+        const auto x = clalgo::to_device(queue(), host);
+        const auto above = [t = threshold](T v) { return v > t; };
+        EXPECT_EQ(clalgo::count_if(queue(), x, "x[i] > " + text), std::count_if(host.begin(), host.end(), above))
+            << "n=" << n;
+        EXPECT_EQ(clalgo::any_of(queue(), x, "x[i] > " + text), std::any_of(host.begin(), host.end(), above)) << "n=" << n;
+        EXPECT_EQ(clalgo::all_of(queue(), x, "x[i] > " + text), std::all_of(host.begin(), host.end(), above)) << "n=" << n;
+        // the predicate sees i and n: elements equal to their mirror image
+        std::int64_t mirrored = 0;
+        for (std::size_t k = 0; k < n; ++k) mirrored += host[k] == host[n - 1 - k];
+        EXPECT_EQ(clalgo::count_if(queue(), x, "x[i] == x[n - 1 - i]"), mirrored) << "n=" << n;
+        // one element made to hold, then all
+        if (n > 0) {
+            auto one = host;
+            one[n / 2] = T(101);
+            const auto y = clalgo::to_device(queue(), one);
+            EXPECT_TRUE(clalgo::any_of(queue(), y, "x[i] > 100"));
+            EXPECT_EQ(clalgo::all_of(queue(), y, "x[i] > 100"), n == 1);
+            EXPECT_TRUE(clalgo::all_of(queue(), y, "x[i] <= 101"));
+        }
+    }
+}
+
+TYPED_TEST(ArrayReductions, ResultsLeftOnTheDeviceEqualTheBlockingOnesAndTheCpu) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    using Sum = clalgo::sum_type_t<T>;
+    const std::size_t n = 4097;
+    const auto host = with_extremes<T>(n, 99);
+    const auto small = clalgo_test::random_values<T>(n, 100);
+    const auto x = clalgo::to_device(queue(), host), s = clalgo::to_device(queue(), small);
+    // results at offsets inside larger arrays: the offset must be honoured
+    clalgo::Array<Sum> sums(queue(), 4);
+    clalgo::Array<T> extremes(queue(), 3);
+    clalgo::Array<std::int64_t> indices(queue(), 5);
+    clalgo::Array<std::int32_t> flags(queue(), 3);
+    clalgo::sum(queue(), s, sums.view(1, 1));
+    clalgo::dot(queue(), s, s, sums.view(2, 1));
+    clalgo::min(queue(), x, extremes.view(1, 1));
+    clalgo::max(queue(), x, extremes.view(2, 1));
+    clalgo::argmin(queue(), x, indices.view(1, 1));
+    clalgo::argmax(queue(), x, indices.view(2, 1));
+    clalgo::count_if(queue(), s, indices.view(3, 1), "x[i] > 0");
+    clalgo::argmin(queue(), x.view(0, 0), indices.view(4, 1));
+    clalgo::any_of(queue(), s, flags.view(1, 1), "x[i] > 0");
+    cl::Event last = clalgo::all_of(queue(), s, flags.view(2, 1), "x[i] > 0");
+    last.wait();
+    const auto sum_back = sums.to_host(queue());
+    const auto extremes_back = extremes.to_host(queue());
+    const auto indices_back = indices.to_host(queue());
+    const auto flags_back = flags.to_host(queue());
+    if constexpr (std::is_floating_point_v<T>) {
+        EXPECT_TRUE(close_sum(sum_back[1], cpu_sum(small), magnitude(small)));
+    } else {
+        EXPECT_EQ(sum_back[1], cpu_sum(small));
+    }
+    EXPECT_EQ(sum_back[2], clalgo::dot(queue(), s, s));
+    EXPECT_EQ(extremes_back[1], *std::min_element(host.begin(), host.end()));
+    EXPECT_EQ(extremes_back[2], *std::max_element(host.begin(), host.end()));
+    EXPECT_EQ(indices_back[1], std::min_element(host.begin(), host.end()) - host.begin());
+    EXPECT_EQ(indices_back[2], std::max_element(host.begin(), host.end()) - host.begin());
+    EXPECT_EQ(indices_back[3], std::count_if(small.begin(), small.end(), [](T v) { return v > T(0); }));
+    EXPECT_EQ(indices_back[4], -1);
+    EXPECT_EQ(flags_back[1], std::any_of(small.begin(), small.end(), [](T v) { return v > T(0); }) ? 1 : 0);
+    EXPECT_EQ(flags_back[2], std::all_of(small.begin(), small.end(), [](T v) { return v > T(0); }) ? 1 : 0);
+}
+
+TYPED_TEST(ArrayReductions, ViewsAtAnOffsetAreReducedOverTheirOwnElementsOnly) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    const std::size_t n = 4097, offset = 3, length = n - 10;
+    const auto host = with_extremes<T>(n, 5);
+    const auto x = clalgo::to_device(queue(), host);
+    const std::vector<T> part(host.begin() + offset, host.begin() + offset + length);
+    const auto view = x.view(offset, length);
+    EXPECT_EQ(clalgo::min(queue(), view), *std::min_element(part.begin(), part.end()));
+    EXPECT_EQ(clalgo::max(queue(), view), *std::max_element(part.begin(), part.end()));
+    EXPECT_EQ(clalgo::argmin(queue(), view), std::min_element(part.begin(), part.end()) - part.begin());
+    EXPECT_EQ(clalgo::argmax(queue(), view), std::max_element(part.begin(), part.end()) - part.begin());
+    const auto small = clalgo_test::random_values<T>(n, 6);
+    const std::vector<T> small_part(small.begin() + offset, small.begin() + offset + length);
+    const auto s = clalgo::to_device(queue(), small);
+    if constexpr (std::is_floating_point_v<T>) {
+        EXPECT_TRUE(close_sum(clalgo::sum(queue(), s.view(offset, length)), cpu_sum(small_part), magnitude(small_part)));
+    } else {
+        EXPECT_EQ(clalgo::sum(queue(), s.view(offset, length)), cpu_sum(small_part));
+    }
+    EXPECT_EQ(clalgo::count_if(queue(), s.view(offset, length), "i == 0 && x[i] == x[0]"), 1);
+}
+
+TEST(ArrayReductions, ANaNIsTheMinAndMaxAndArgminArgmaxReturnTheFirstNaNAsInNumpy) {
+    auto host = clalgo_test::random_values<float>(1000, 8);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    host[700] = nan;
+    host[400] = nan;
+    const auto x = clalgo::to_device(queue(), host);
+    EXPECT_TRUE(std::isnan(clalgo::min(queue(), x)));
+    EXPECT_TRUE(std::isnan(clalgo::max(queue(), x)));
+    EXPECT_EQ(clalgo::argmin(queue(), x), 400);
+    EXPECT_EQ(clalgo::argmax(queue(), x), 400);
+    // without NaNs, infinities are ordinary values
+    host[700] = std::numeric_limits<float>::infinity();
+    host[400] = -std::numeric_limits<float>::infinity();
+    const auto y = clalgo::to_device(queue(), host);
+    EXPECT_EQ(clalgo::argmin(queue(), y), 400);
+    EXPECT_EQ(clalgo::argmax(queue(), y), 700);
+    EXPECT_EQ(clalgo::max(queue(), y), std::numeric_limits<float>::infinity());
+}
+
+TEST(ArrayReductions, WrongSizesThrowInvalidArgumentNamingTheCallAndTheArgument) {
+    const auto x = clalgo::to_device(queue(), std::vector<std::int32_t>(6, 1));
+    const auto y = clalgo::to_device(queue(), std::vector<std::int32_t>(5, 1));
+    clalgo::Array<std::int64_t> two(queue(), 2);
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::dot(queue(), x, y); }),
+                         "clalgo: dot: y has 5 elements but x has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::sum(queue(), x, two); }),
+                         "clalgo: sum: result has 2 elements"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::argmax(queue(), x, two); }),
+                         "clalgo: argmax: result has 2 elements"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::count_if(queue(), x, two, "x[i] > 0"); }),
+                         "clalgo: count_if: result has 2 elements"));
+}
+
+}  // namespace
