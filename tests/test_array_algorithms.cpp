@@ -6,6 +6,7 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -165,14 +166,17 @@ TYPED_TEST(ArrayReductions, CountIfAnyOfAllOfAgreeWithTheStdAlgorithms) {
         std::int64_t mirrored = 0;
         for (std::size_t k = 0; k < n; ++k) mirrored += host[k] == host[n - 1 - k];
         EXPECT_EQ(clalgo::count_if(queue(), x, "x[i] == x[n - 1 - i]"), mirrored) << "n=" << n;
-        // one element made to hold, then all
+        // exactly one element holds, then all do (the same predicate: one kernel per type)
         if (n > 0) {
-            auto one = host;
-            one[n / 2] = T(101);
+            std::vector<T> one(n, T(0));
+            one[n / 2] = T(100);
             const auto y = clalgo::to_device(queue(), one);
-            EXPECT_TRUE(clalgo::any_of(queue(), y, "x[i] > 100"));
-            EXPECT_EQ(clalgo::all_of(queue(), y, "x[i] > 100"), n == 1);
-            EXPECT_TRUE(clalgo::all_of(queue(), y, "x[i] <= 101"));
+            EXPECT_EQ(clalgo::count_if(queue(), y, "x[i] > " + text), 1) << "n=" << n;
+            EXPECT_TRUE(clalgo::any_of(queue(), y, "x[i] > " + text)) << "n=" << n;
+            EXPECT_EQ(clalgo::all_of(queue(), y, "x[i] > " + text), n == 1) << "n=" << n;
+            const auto z = clalgo::to_device(queue(), std::vector<T>(n, T(100)));
+            EXPECT_TRUE(clalgo::all_of(queue(), z, "x[i] > " + text)) << "n=" << n;
+            EXPECT_EQ(clalgo::count_if(queue(), z, "x[i] > " + text), std::int64_t(n)) << "n=" << n;
         }
     }
 }
@@ -182,6 +186,8 @@ TYPED_TEST(ArrayReductions, ResultsLeftOnTheDeviceEqualTheBlockingOnesAndTheCpu)
     CLALGO_SKIP_WITHOUT_FP64(T);
     using Sum = clalgo::sum_type_t<T>;
     const std::size_t n = 4097;
+    const auto [text, threshold] = middle<T>();
+    const auto above = [t = threshold](T v) { return v > t; };
     const auto host = with_extremes<T>(n, 99);
     const auto small = clalgo_test::random_values<T>(n, 100);
     const auto x = clalgo::to_device(queue(), host), s = clalgo::to_device(queue(), small);
@@ -196,10 +202,10 @@ TYPED_TEST(ArrayReductions, ResultsLeftOnTheDeviceEqualTheBlockingOnesAndTheCpu)
     clalgo::max(queue(), x, extremes.view(2, 1));
     clalgo::argmin(queue(), x, indices.view(1, 1));
     clalgo::argmax(queue(), x, indices.view(2, 1));
-    clalgo::count_if(queue(), s, indices.view(3, 1), "x[i] > 0");
+    clalgo::count_if(queue(), s, indices.view(3, 1), "x[i] > " + text);
     clalgo::argmin(queue(), x.view(0, 0), indices.view(4, 1));
-    clalgo::any_of(queue(), s, flags.view(1, 1), "x[i] > 0");
-    cl::Event last = clalgo::all_of(queue(), s, flags.view(2, 1), "x[i] > 0");
+    clalgo::any_of(queue(), s, flags.view(1, 1), "x[i] > " + text);
+    cl::Event last = clalgo::all_of(queue(), s, flags.view(2, 1), "x[i] > " + text);
     last.wait();
     const auto sum_back = sums.to_host(queue());
     const auto extremes_back = extremes.to_host(queue());
@@ -215,10 +221,10 @@ TYPED_TEST(ArrayReductions, ResultsLeftOnTheDeviceEqualTheBlockingOnesAndTheCpu)
     EXPECT_EQ(extremes_back[2], *std::max_element(host.begin(), host.end()));
     EXPECT_EQ(indices_back[1], std::min_element(host.begin(), host.end()) - host.begin());
     EXPECT_EQ(indices_back[2], std::max_element(host.begin(), host.end()) - host.begin());
-    EXPECT_EQ(indices_back[3], std::count_if(small.begin(), small.end(), [](T v) { return v > T(0); }));
+    EXPECT_EQ(indices_back[3], std::count_if(small.begin(), small.end(), above));
     EXPECT_EQ(indices_back[4], -1);
-    EXPECT_EQ(flags_back[1], std::any_of(small.begin(), small.end(), [](T v) { return v > T(0); }) ? 1 : 0);
-    EXPECT_EQ(flags_back[2], std::all_of(small.begin(), small.end(), [](T v) { return v > T(0); }) ? 1 : 0);
+    EXPECT_EQ(flags_back[1], std::any_of(small.begin(), small.end(), above) ? 1 : 0);
+    EXPECT_EQ(flags_back[2], std::all_of(small.begin(), small.end(), above) ? 1 : 0);
 }
 
 TYPED_TEST(ArrayReductions, ViewsAtAnOffsetAreReducedOverTheirOwnElementsOnly) {
@@ -241,7 +247,10 @@ TYPED_TEST(ArrayReductions, ViewsAtAnOffsetAreReducedOverTheirOwnElementsOnly) {
     } else {
         EXPECT_EQ(clalgo::sum(queue(), s.view(offset, length)), cpu_sum(small_part));
     }
-    EXPECT_EQ(clalgo::count_if(queue(), s.view(offset, length), "i == 0 && x[i] == x[0]"), 1);
+    // the predicate's i and n count from the view's first element
+    std::int64_t mirrored = 0;
+    for (std::size_t k = 0; k < length; ++k) mirrored += small_part[k] == small_part[length - 1 - k];
+    EXPECT_EQ(clalgo::count_if(queue(), s.view(offset, length), "x[i] == x[n - 1 - i]"), mirrored);
 }
 
 TEST(ArrayReductions, ANaNIsTheMinAndMaxAndArgminArgmaxReturnTheFirstNaNAsInNumpy) {
@@ -275,6 +284,207 @@ TEST(ArrayReductions, WrongSizesThrowInvalidArgumentNamingTheCallAndTheArgument)
                          "clalgo: argmax: result has 2 elements"));
     EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::count_if(queue(), x, two, "x[i] > 0"); }),
                          "clalgo: count_if: result has 2 elements"));
+}
+
+template <class T>
+class ArrayTransforms : public ::testing::Test {};
+using TransformTypes = ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::int32_t, std::uint32_t,
+                                        std::int64_t, float, double>;
+TYPED_TEST_SUITE(ArrayTransforms, TransformTypes);
+
+template <class T>
+::testing::AssertionResult same_elements(const std::vector<T>& got, const std::vector<T>& expected) {
+    if (got.size() != expected.size())
+        return ::testing::AssertionFailure() << "size " << got.size() << ", expected " << expected.size();
+    for (std::size_t k = 0; k < got.size(); ++k)
+        if (!(got[k] == expected[k]))
+            return ::testing::AssertionFailure() << "first difference at " << k << " of " << got.size() << ": "
+                                                 << +got[k] << ", expected " << +expected[k];
+    return ::testing::AssertionSuccess();
+}
+
+TYPED_TEST(ArrayTransforms, IotaAndArangeCountLikeALoop) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        clalgo::Array<T> x(queue(), n);
+        clalgo::iota(queue(), x, 3);
+        std::vector<T> expected(n);
+        for (std::size_t k = 0; k < n; ++k) expected[k] = static_cast<T>(T(3) + static_cast<T>(k));
+        EXPECT_TRUE(same_elements(x.to_host(queue()), expected)) << "n=" << n;
+    }
+    // arange: up, and down where T is signed; the count is ceil((stop - start) / step)
+    std::vector<std::array<T, 3>> bounds{{T(5), T(100), T(7)}, {T(5), T(5), T(1)}, {T(9), T(5), T(1)}};
+    if constexpr (std::is_signed_v<T>) bounds.push_back({T(100), T(-20), T(-3)});
+    if constexpr (std::is_floating_point_v<T>) bounds.push_back({T(0), T(1), T(0.1)});
+    for (const auto& [start, stop, step] : bounds) {
+        std::vector<T> expected;
+        for (std::int64_t k = 0;; ++k) {
+            const double value = double(start) + double(k) * double(step);
+            if (step > T(0) ? !(value < double(stop)) : !(value > double(stop))) break;
+            expected.push_back(static_cast<T>(value));
+        }
+        const auto got = clalgo::arange<T>(queue(), start, stop, step).to_host(queue());
+        ASSERT_EQ(got.size(), expected.size()) << +start << " " << +stop << " " << +step;
+        for (std::size_t k = 0; k < got.size(); ++k)
+            EXPECT_NEAR(double(got[k]), double(expected[k]), std::is_floating_point_v<T> ? 1e-6 : 0.0) << k;
+    }
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::arange<T>(queue(), T(0), T(5), T(0)); }),
+                         "clalgo: arange: step must not be 0"));
+}
+
+TYPED_TEST(ArrayTransforms, FillSetsOnlyTheViewsElements) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : {std::size_t(2), std::size_t(4097)}) {
+        auto host = clalgo_test::random_values<T>(n, n);
+        const auto x = clalgo::to_device(queue(), host);
+        clalgo::fill(queue(), x.view(1, n - 2), 42);
+        std::fill(host.begin() + 1, host.end() - 1, T(42));
+        EXPECT_TRUE(same_elements(x.to_host(queue()), host)) << "n=" << n;
+    }
+}
+
+TYPED_TEST(ArrayTransforms, TakeGathersAndClampsIndicesOutsideTheArray) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto host = clalgo_test::random_values<T>(n, n + 21);
+        const auto x = clalgo::to_device(queue(), host);
+        std::vector<std::int64_t> indices(n == 0 ? 0 : n + 7);
+        std::mt19937_64 engine(n);
+        std::uniform_int_distribution<std::int64_t> dist(0, n == 0 ? 0 : std::int64_t(n) - 1);
+        for (auto& index : indices) index = dist(engine);
+        if (indices.size() > 2) indices[0] = -5, indices[1] = std::int64_t(n) + 3;
+        std::vector<T> expected(indices.size());
+        for (std::size_t k = 0; k < indices.size(); ++k)
+            expected[k] = host[std::clamp<std::int64_t>(indices[k], 0, std::int64_t(n) - 1)];
+        const auto got = clalgo::take(queue(), x, clalgo::to_device(queue(), indices));
+        EXPECT_TRUE(same_elements(got.to_host(queue()), expected)) << "n=" << n;
+    }
+}
+
+TYPED_TEST(ArrayTransforms, ScatterWritesEachElementAtItsIndexAndSkipsIndicesOutsideTheOutput) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto host = clalgo_test::random_values<T>(n, n + 31);
+        std::vector<std::int64_t> indices(n);
+        std::iota(indices.begin(), indices.end(), 0);
+        std::shuffle(indices.begin(), indices.end(), std::mt19937_64(n));
+        if (n > 2) indices[0] = -1, indices[1] = std::int64_t(n);
+        std::vector<T> expected(n, T(77));
+        for (std::size_t k = 0; k < n; ++k)
+            if (indices[k] >= 0 && indices[k] < std::int64_t(n)) expected[indices[k]] = host[k];
+        const auto out = clalgo::to_device(queue(), std::vector<T>(n, T(77)));
+        clalgo::scatter(queue(), clalgo::to_device(queue(), host), clalgo::to_device(queue(), indices), out);
+        EXPECT_TRUE(same_elements(out.to_host(queue()), expected)) << "n=" << n;
+    }
+}
+
+TYPED_TEST(ArrayTransforms, ReverseInPlaceAndIntoAnotherArrayMatchStdReverse) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto host = clalgo_test::random_values<T>(n, n + 41);
+        auto expected = host;
+        std::reverse(expected.begin(), expected.end());
+        const auto x = clalgo::to_device(queue(), host);
+        clalgo::Array<T> out(queue(), n);
+        clalgo::reverse(queue(), x, out);
+        EXPECT_TRUE(same_elements(out.to_host(queue()), expected)) << "into, n=" << n;
+        clalgo::reverse(queue(), x);
+        EXPECT_TRUE(same_elements(x.to_host(queue()), expected)) << "in place, n=" << n;
+        if (n >= 4) {  // a view: the elements outside it stay
+            auto part = host;
+            std::reverse(part.begin() + 1, part.end() - 2);
+            const auto y = clalgo::to_device(queue(), host);
+            clalgo::reverse(queue(), y.view(1, n - 3));
+            EXPECT_TRUE(same_elements(y.to_host(queue()), part)) << "view, n=" << n;
+        }
+    }
+}
+
+TYPED_TEST(ArrayTransforms, AstypeMaximumMinimumAndWhereMatchALoop) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto hx = clalgo_test::random_values<T>(n, n + 51), hy = clalgo_test::random_values<T>(n, n + 52);
+        const auto hc = clalgo_test::random_values<std::uint8_t>(n, n + 53);  // 0 to 100: mostly true
+        std::vector<float> as_float(n);
+        std::vector<T> larger(n), smaller(n), chosen(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            as_float[k] = static_cast<float>(hx[k]);
+            larger[k] = hx[k] < hy[k] ? hy[k] : hx[k];
+            smaller[k] = hy[k] < hx[k] ? hy[k] : hx[k];
+            chosen[k] = hc[k] % 3 ? hx[k] : hy[k];
+        }
+        std::vector<std::uint8_t> condition(n);
+        for (std::size_t k = 0; k < n; ++k) condition[k] = hc[k] % 3;
+        const auto x = clalgo::to_device(queue(), hx), y = clalgo::to_device(queue(), hy);
+        EXPECT_TRUE(same_elements(clalgo::astype<float>(queue(), x).to_host(queue()), as_float)) << "n=" << n;
+        EXPECT_TRUE(same_elements(clalgo::maximum(queue(), x, y).to_host(queue()), larger)) << "n=" << n;
+        EXPECT_TRUE(same_elements(clalgo::minimum(queue(), x, y).to_host(queue()), smaller)) << "n=" << n;
+        EXPECT_TRUE(same_elements(clalgo::where(queue(), clalgo::to_device(queue(), condition), x, y).to_host(queue()), chosen))
+            << "n=" << n;
+    }
+}
+
+TYPED_TEST(ArrayTransforms, TransformAppliesAnExpressionOverOneOrTwoArrays) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t n : sizes_for<T>()) {
+        const auto hx = clalgo_test::random_values<T>(n, n + 61), hy = clalgo_test::random_values<T>(n, n + 62);
+        std::vector<T> twice(n);
+        std::vector<double> difference(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            twice[k] = static_cast<T>(hx[k] * 2 + 1);
+            difference[k] = double(hx[k]) - double(hy[k]) + double(k);
+        }
+        const auto x = clalgo::to_device(queue(), hx), y = clalgo::to_device(queue(), hy);
+        clalgo::Array<float> out(queue(), n);
+        clalgo::transform(queue(), x, y, out, "(float)x[i] - (float)y[i] + (float)i");
+        const auto got = out.to_host(queue());
+        for (std::size_t k = 0; k < n; ++k)
+            ASSERT_NEAR(got[k], difference[k], 1e-6 * (std::fabs(difference[k]) + 1)) << "n=" << n << " k=" << k;
+        clalgo::transform(queue(), x, x, "x[i] * 2 + 1");  // in place
+        EXPECT_TRUE(same_elements(x.to_host(queue()), twice)) << "n=" << n;
+    }
+}
+
+TEST(ArrayTransforms, TakeWith32BitIndicesAndAstypeTruncateTowardZeroLikeCpp) {
+    const std::vector<float> host{2.7f, -2.7f, 0.5f, -0.5f, 1e6f, 3.0f};
+    const auto x = clalgo::to_device(queue(), host);
+    std::vector<std::int32_t> expected(host.size());
+    for (std::size_t k = 0; k < host.size(); ++k) expected[k] = static_cast<std::int32_t>(host[k]);
+    EXPECT_TRUE(same_elements(clalgo::astype<std::int32_t>(queue(), x).to_host(queue()), expected));
+    const std::vector<std::int32_t> indices{5, 0, 0, 4, -3, 99};
+    std::vector<float> picked;
+    for (std::int32_t index : indices) picked.push_back(host[std::clamp(index, 0, 5)]);
+    EXPECT_TRUE(same_elements(clalgo::take(queue(), x, clalgo::to_device(queue(), indices)).to_host(queue()), picked));
+}
+
+TEST(ArrayTransforms, WrongSizesThrowInvalidArgumentNamingTheCallAndTheArgument) {
+    const auto six = clalgo::to_device(queue(), std::vector<std::int32_t>(6, 1));
+    const auto five = clalgo::to_device(queue(), std::vector<std::int32_t>(5, 1));
+    const auto indices = clalgo::to_device(queue(), std::vector<std::int64_t>(5, 0));
+    const clalgo::Array<std::int32_t> empty;
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::take(queue(), six, indices, six); }),
+                         "clalgo: take: out has 6 elements but indices has 5"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::take(queue(), empty, indices); }),
+                         "clalgo: take: x is empty but indices has 5 elements"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::scatter(queue(), six, indices, six); }),
+                         "clalgo: scatter: indices has 5 elements but x has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::reverse(queue(), six, five); }),
+                         "clalgo: reverse: out has 5 elements but x has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::maximum(queue(), six, five); }),
+                         "clalgo: maximum: y has 5 elements but x has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::where(queue(), six, six, five); }),
+                         "clalgo: where: y has 5 elements but cond has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::transform(queue(), six, five, "x[i]"); }),
+                         "clalgo: transform: out has 5 elements but x has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::astype(queue(), six, five); }),
+                         "clalgo: astype: out has 5 elements but x has 6"));
 }
 
 }  // namespace
