@@ -487,4 +487,57 @@ TEST(ArrayTransforms, WrongSizesThrowInvalidArgumentNamingTheCallAndTheArgument)
                          "clalgo: astype: out has 5 elements but x has 6"));
 }
 
+struct Particle {
+    float x, y;
+    std::int32_t id;
+};
+
+TEST(ArrayTransforms, TakeScatterAndReverseMoveRegisteredStructs) {
+    static const bool registered = [] {
+        clalgo::register_struct<Particle>("particle", "typedef struct { float x, y; int id; } particle;",
+                                          {CLALGO_FIELD(Particle, x), CLALGO_FIELD(Particle, y), CLALGO_FIELD(Particle, id)});
+        return true;
+    }();
+    (void)registered;
+    const std::size_t n = 257;
+    std::vector<Particle> host(n);
+    for (std::size_t k = 0; k < n; ++k) host[k] = {float(k) / 2, -float(k), std::int32_t(k * 7)};
+    const auto x = clalgo::to_device(queue(), host);
+    std::vector<std::int64_t> indices(n);
+    for (std::size_t k = 0; k < n; ++k) indices[k] = std::int64_t((k * 31) % n);  // a permutation: 31 and 257 are coprime
+    const auto picked = clalgo::take(queue(), x, clalgo::to_device(queue(), indices)).to_host(queue());
+    clalgo::Array<Particle> scattered(queue(), n);
+    clalgo::scatter(queue(), x, clalgo::to_device(queue(), indices), scattered);
+    const auto scattered_back = scattered.to_host(queue());
+    clalgo::reverse(queue(), x);
+    const auto reversed = x.to_host(queue());
+    for (std::size_t k = 0; k < n; ++k) {
+        EXPECT_EQ(picked[k].id, host[indices[k]].id) << k;
+        EXPECT_EQ(picked[k].x, host[indices[k]].x) << k;
+        EXPECT_EQ(scattered_back[indices[k]].id, host[k].id) << k;
+        EXPECT_EQ(scattered_back[indices[k]].y, host[k].y) << k;
+        EXPECT_EQ(reversed[k].id, host[n - 1 - k].id) << k;
+    }
+}
+
+TEST(ArrayAlgorithmsDocs, OneCallEach) {
+    clalgo::Queue& q = queue();
+    const auto indices = clalgo::to_device(q, std::vector<std::int32_t>{7, 0, 3});
+    auto x = clalgo::arange<float>(q, -1.0f, 1.0f, 0.25f);  // -1, -0.75, ..., 0.75
+    float total = clalgo::sum(q, x);
+    std::int64_t largest_at = clalgo::argmax(q, x);
+    std::int64_t positive = clalgo::count_if(q, x, "x[i] > 0");
+    clalgo::Array<float> squares(q, x.size());
+    clalgo::transform(q, x, squares, "x[i] * x[i]");
+    auto picked = clalgo::take(q, squares, indices);  // picked[k] = squares[indices[k]]
+    std::vector<float> expected;
+    for (int k = 0; k < 8; ++k) expected.push_back(-1.0f + 0.25f * float(k));
+    EXPECT_EQ(x.to_host(q), expected);
+    EXPECT_EQ(total, std::accumulate(expected.begin(), expected.end(), 0.0f));
+    EXPECT_EQ(largest_at, std::max_element(expected.begin(), expected.end()) - expected.begin());
+    EXPECT_EQ(positive, std::count_if(expected.begin(), expected.end(), [](float v) { return v > 0; }));
+    const std::vector<float> picked_expected{expected[7] * expected[7], expected[0] * expected[0], expected[3] * expected[3]};
+    EXPECT_EQ(picked.to_host(q), picked_expected);
+}
+
 }  // namespace
