@@ -172,7 +172,7 @@ cl::Event arg_device(const Queue& queue, const ArrayView<T>& x, const ArrayView<
                      const WaitFor& wait, bool largest) {
     check_result_size(largest ? "argmax" : "argmin", result.size());
     const DeviceResult<cl_long2> pair = arg_kernel<T>(queue.context(), largest).async(queue, x, wait);
-    // the pair's buffer is released here; OpenCL keeps it until the copy below, which uses it, completes
+    // pair.value is released on return: OpenCL deletes its buffer only once the launch below that reads it is done
     return arg_index_kernel(queue.context())(queue, range(0, 1), result, pair.value, wait_for(pair.event));
 }
 
