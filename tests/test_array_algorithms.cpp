@@ -540,4 +540,26 @@ TEST(ArrayAlgorithmsDocs, OneCallEach) {
     EXPECT_EQ(picked.to_host(q), picked_expected);
 }
 
+TEST(ArrayAlgorithms, ASecondCallBuildsNothingAndANewPredicateBuildsOneProgram) {
+    const auto x = clalgo::to_device(queue(), clalgo_test::random_values<std::int16_t>(300, 9));
+    clalgo::Array<std::int16_t> out(queue(), 300);
+    auto every_call = [&] {
+        clalgo::sum(queue(), x);
+        clalgo::argmin(queue(), x);
+        clalgo::count_if(queue(), x, "x[i] < 3");
+        clalgo::transform(queue(), x, out, "x[i] + 3");
+        clalgo::reverse(queue(), x, out);
+    };
+    every_call();
+    const auto before = clalgo::cache_statistics();
+    every_call();
+    const auto after = clalgo::cache_statistics();
+    EXPECT_EQ(after.source_builds + after.disk_hits + after.memory_hits,
+              before.source_builds + before.disk_hits + before.memory_hits);
+    clalgo::count_if(queue(), x, "x[i] < 4");
+    const auto another = clalgo::cache_statistics();
+    EXPECT_EQ(another.source_builds + another.disk_hits + another.memory_hits,
+              after.source_builds + after.disk_hits + after.memory_hits + context().devices().size());
+}
+
 }  // namespace
