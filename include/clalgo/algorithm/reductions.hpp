@@ -8,6 +8,7 @@
 // point) for min, its lowest for max, false for any_of, true for all_of, -1 for argmin and argmax.
 #pragma once
 
+#include <clalgo/algorithm/array_checks.hpp>
 #include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/queue.hpp>
@@ -32,7 +33,7 @@ using sum_type_t = std::conditional_t<std::is_floating_point_v<T>, T,
 namespace detail {
 
 template <class T>
-constexpr void require_number(const char*) {
+constexpr void require_number() {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "clalgo: array reductions take arrays of integers, float or double");
 }
@@ -73,22 +74,9 @@ const ReductionKernel<Result>& cached_reduction(const Context& context, const st
     });
 }
 
-inline void check_result_size(const char* call, std::size_t size) {
-    if (size != 1)
-        throw std::invalid_argument(std::string("clalgo: ") + call + ": result has " + std::to_string(size) +
-                                    " elements but must have exactly one");
-}
-
-inline void check_same_size(const char* call, const char* name, std::size_t size, const char* other_name,
-                            std::size_t other_size) {
-    if (size != other_size)
-        throw std::invalid_argument(std::string("clalgo: ") + call + ": " + name + " has " + std::to_string(size) +
-                                    " elements but " + other_name + " has " + std::to_string(other_size));
-}
-
 template <class T>
 const ReductionKernel<sum_type_t<T>>& sum_kernel(const Context& context) {
-    require_number<T>("sum");
+    require_number<T>();
     return cached_reduction<sum_type_t<T>>(context, "clalgo_sum", "const " + type_name<T>() + " *x", "0", "a + b",
                                            "x[i]");
 }
@@ -96,7 +84,7 @@ const ReductionKernel<sum_type_t<T>>& sum_kernel(const Context& context) {
 /// min (`largest` false) or max: NaN wins, as in numpy, so a NaN anywhere gives NaN.
 template <class T>
 const ReductionKernel<T>& extremum_kernel(const Context& context, bool largest) {
-    require_number<T>("min");
+    require_number<T>();
     const char* compare = largest ? ">" : "<";
     const std::string reduce = std::is_floating_point_v<T> ? std::string("(a ") + compare + " b || isnan(a)) ? a : b"
                                                            : std::string(largest ? "max(a, b)" : "min(a, b)");
@@ -106,7 +94,7 @@ const ReductionKernel<T>& extremum_kernel(const Context& context, bool largest) 
 
 template <class T>
 const ReductionKernel<sum_type_t<T>>& dot_kernel(const Context& context) {
-    require_number<T>("dot");
+    require_number<T>();
     const std::string value = type_name<T>(), sum = type_name<sum_type_t<T>>();
     return cached_reduction<sum_type_t<T>>(context, "clalgo_dot", "const " + value + " *x, const " + value + " *y",
                                            "0", "a + b", "(" + sum + ")x[i] * (" + sum + ")y[i]");
@@ -116,7 +104,7 @@ const ReductionKernel<sum_type_t<T>>& dot_kernel(const Context& context) {
 template <class Result, class T>
 const ReductionKernel<Result>& predicate_kernel(const Context& context, const char* name, const char* neutral,
                                                 const char* reduce, const std::string& predicate) {
-    require_number<T>(name);
+    require_number<T>();
     return cached_reduction<Result>(context, name, "const " + type_name<T>() + " *x", neutral, reduce,
                                     "(" + predicate + ") ? 1 : 0");
 }
@@ -144,7 +132,7 @@ std::string arg_preamble(bool largest) {
 
 template <class T>
 const ReductionKernel<cl_long2>& arg_kernel(const Context& context, bool largest) {
-    require_number<T>("argmin");
+    require_number<T>();
     const std::string neutral = "(long2)(clalgo_arg_encode(" + (largest ? cl_lowest<T>() : cl_highest<T>()) + "), LONG_MAX)";
     return cached_reduction<cl_long2>(context, largest ? "clalgo_argmax" : "clalgo_argmin",
                                       "const " + type_name<T>() + " *x", neutral, "clalgo_arg_pick(a, b)",
@@ -170,7 +158,7 @@ std::int64_t arg_host(const Queue& queue, const ArrayView<T>& x, bool largest) {
 template <class T>
 cl::Event arg_device(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
                      const WaitFor& wait, bool largest) {
-    check_result_size(largest ? "argmax" : "argmin", result.size());
+    require_one_element(largest ? "argmax" : "argmin", result.size());
     const DeviceResult<cl_long2> pair = arg_kernel<T>(queue.context(), largest).async(queue, x, wait);
     // pair.value is released on return: OpenCL deletes its buffer only once the launch below that reads it is done
     return arg_index_kernel(queue.context())(queue, range(0, 1), result, pair.value, wait_for(pair.event));
@@ -189,7 +177,7 @@ sum_type_t<T> sum(const Queue& queue, const ArrayView<T>& x) {
 template <class T>
 cl::Event sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<sum_type_t<T>>& result,
               const WaitFor& wait = {}) {
-    detail::check_result_size("sum", result.size());
+    detail::require_one_element("sum", result.size());
     return detail::sum_kernel<T>(queue.context()).into(queue, result, x, wait);
 }
 
@@ -201,7 +189,7 @@ T min(const Queue& queue, const ArrayView<T>& x) {
 
 template <class T>
 cl::Event min(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
-    detail::check_result_size("min", result.size());
+    detail::require_one_element("min", result.size());
     return detail::extremum_kernel<T>(queue.context(), false).into(queue, result, x, wait);
 }
 
@@ -213,22 +201,22 @@ T max(const Queue& queue, const ArrayView<T>& x) {
 
 template <class T>
 cl::Event max(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
-    detail::check_result_size("max", result.size());
+    detail::require_one_element("max", result.size());
     return detail::extremum_kernel<T>(queue.context(), true).into(queue, result, x, wait);
 }
 
 /// The sum of x[i] * y[i], the products and the sum in sum_type_t<T>; x and y must have the same size.
 template <class T>
 sum_type_t<T> dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y) {
-    detail::check_same_size("dot", "y", y.size(), "x", x.size());
+    detail::require_same_size("dot", "y", y.size(), "x", x.size());
     return detail::dot_kernel<T>(queue.context())(queue, x, y);
 }
 
 template <class T>
 cl::Event dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
               const WaitFor& wait = {}) {
-    detail::check_same_size("dot", "y", y.size(), "x", x.size());
-    detail::check_result_size("dot", result.size());
+    detail::require_same_size("dot", "y", y.size(), "x", x.size());
+    detail::require_one_element("dot", result.size());
     return detail::dot_kernel<T>(queue.context()).into(queue, result, x, y, wait);
 }
 
@@ -242,7 +230,7 @@ std::int64_t count_if(const Queue& queue, const ArrayView<T>& x, const std::stri
 template <class T>
 cl::Event count_if(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
                    const std::string& predicate, const WaitFor& wait = {}) {
-    detail::check_result_size("count_if", result.size());
+    detail::require_one_element("count_if", result.size());
     return detail::predicate_kernel<std::int64_t, T>(queue.context(), "clalgo_count_if", "0", "a + b", predicate)
         .into(queue, result, x, wait);
 }
@@ -257,7 +245,7 @@ bool any_of(const Queue& queue, const ArrayView<T>& x, const std::string& predic
 template <class T>
 cl::Event any_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
                  const std::string& predicate, const WaitFor& wait = {}) {
-    detail::check_result_size("any_of", result.size());
+    detail::require_one_element("any_of", result.size());
     return detail::predicate_kernel<std::int32_t, T>(queue.context(), "clalgo_any_of", "0", "a | b", predicate)
         .into(queue, result, x, wait);
 }
@@ -272,7 +260,7 @@ bool all_of(const Queue& queue, const ArrayView<T>& x, const std::string& predic
 template <class T>
 cl::Event all_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
                  const std::string& predicate, const WaitFor& wait = {}) {
-    detail::check_result_size("all_of", result.size());
+    detail::require_one_element("all_of", result.size());
     return detail::predicate_kernel<std::int32_t, T>(queue.context(), "clalgo_all_of", "1", "a & b", predicate)
         .into(queue, result, x, wait);
 }

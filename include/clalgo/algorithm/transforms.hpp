@@ -8,6 +8,7 @@
 // same (in-order) queue, and for the host once it is read back. Calls with an output array return the event.
 #pragma once
 
+#include <clalgo/algorithm/array_checks.hpp>
 #include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/queue.hpp>
@@ -42,13 +43,6 @@ inline const ElementwiseKernel& cached_map(const Context& context, const std::st
         options.name = name;
         return std::make_shared<ElementwiseKernel>(context, arguments, operation, options);
     });
-}
-
-inline void require_size(const char* call, const char* name, std::size_t size, const char* other_name,
-                         std::size_t other_size) {
-    if (size != other_size)
-        throw std::invalid_argument(std::string("clalgo: ") + call + ": " + name + " has " + std::to_string(size) +
-                                    " elements but " + other_name + " has " + std::to_string(other_size));
 }
 
 inline IndexRange all_indices(std::size_t count) { return IndexRange{0, static_cast<std::int64_t>(count), 1}; }
@@ -122,7 +116,7 @@ template <class T, class Index>
 cl::Event take(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices, const ArrayView<T>& out,
                const WaitFor& wait = {}) {
     detail::require_index<Index>();
-    detail::require_size("take", "out", out.size(), "indices", indices.size());
+    detail::require_same_size("take", "out", out.size(), "indices", indices.size());
     if (x.empty() && !indices.empty())
         throw std::invalid_argument("clalgo: take: x is empty but indices has " + std::to_string(indices.size()) +
                                     " elements");
@@ -148,7 +142,7 @@ template <class T, class Index>
 cl::Event scatter(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices, const ArrayView<T>& out,
                   const WaitFor& wait = {}) {
     detail::require_index<Index>();
-    detail::require_size("scatter", "indices", indices.size(), "x", x.size());
+    detail::require_same_size("scatter", "indices", indices.size(), "x", x.size());
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_scatter",
                               "const " + value + " *x, const " + type_name<Index>() + " *indices, " + value +
@@ -169,7 +163,7 @@ cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const WaitFor& wait
 /// out[i] = x[n - 1 - i]; out has x.size() elements and must not overlap x. Returns the event.
 template <class T>
 cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& out, const WaitFor& wait = {}) {
-    detail::require_size("reverse", "out", out.size(), "x", x.size());
+    detail::require_same_size("reverse", "out", out.size(), "x", x.size());
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_reverse_into",
                               "const " + value + " *x, " + value + " *out, long size", "out[i] = x[size - 1 - i]")(
@@ -180,7 +174,7 @@ cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>&
 /// outside U's range is undefined). Returns the event.
 template <class T, class U>
 cl::Event astype(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const WaitFor& wait = {}) {
-    detail::require_size("astype", "out", out.size(), "x", x.size());
+    detail::require_same_size("astype", "out", out.size(), "x", x.size());
     const std::string from = type_name<T>(), to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_astype", "const " + from + " *x, " + to + " *out",
                               "out[i] = (" + to + ")x[i]")(queue, detail::all_indices(x.size()), x, out, wait);
@@ -198,8 +192,8 @@ Array<U> astype(const Queue& queue, const ArrayView<T>& x, const WaitFor& wait =
 template <class T>
 cl::Event maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<T>& out,
                   const WaitFor& wait = {}) {
-    detail::require_size("maximum", "y", y.size(), "x", x.size());
-    detail::require_size("maximum", "out", out.size(), "x", x.size());
+    detail::require_same_size("maximum", "y", y.size(), "x", x.size());
+    detail::require_same_size("maximum", "out", out.size(), "x", x.size());
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_maximum",
                               "const " + value + " *x, const " + value + " *y, " + value + " *out",
@@ -208,7 +202,7 @@ cl::Event maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>&
 
 template <class T>
 Array<T> maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const WaitFor& wait = {}) {
-    detail::require_size("maximum", "y", y.size(), "x", x.size());
+    detail::require_same_size("maximum", "y", y.size(), "x", x.size());
     Array<T> out(queue, x.size());
     maximum(queue, x, y, out.view(), wait);
     return out;
@@ -218,8 +212,8 @@ Array<T> maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& 
 template <class T>
 cl::Event minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<T>& out,
                   const WaitFor& wait = {}) {
-    detail::require_size("minimum", "y", y.size(), "x", x.size());
-    detail::require_size("minimum", "out", out.size(), "x", x.size());
+    detail::require_same_size("minimum", "y", y.size(), "x", x.size());
+    detail::require_same_size("minimum", "out", out.size(), "x", x.size());
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_minimum",
                               "const " + value + " *x, const " + value + " *y, " + value + " *out",
@@ -228,7 +222,7 @@ cl::Event minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>&
 
 template <class T>
 Array<T> minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const WaitFor& wait = {}) {
-    detail::require_size("minimum", "y", y.size(), "x", x.size());
+    detail::require_same_size("minimum", "y", y.size(), "x", x.size());
     Array<T> out(queue, x.size());
     minimum(queue, x, y, out.view(), wait);
     return out;
@@ -238,9 +232,9 @@ Array<T> minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& 
 template <class C, class T>
 cl::Event where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>& x, const ArrayView<T>& y,
                 const ArrayView<T>& out, const WaitFor& wait = {}) {
-    detail::require_size("where", "x", x.size(), "cond", cond.size());
-    detail::require_size("where", "y", y.size(), "cond", cond.size());
-    detail::require_size("where", "out", out.size(), "cond", cond.size());
+    detail::require_same_size("where", "x", x.size(), "cond", cond.size());
+    detail::require_same_size("where", "y", y.size(), "cond", cond.size());
+    detail::require_same_size("where", "out", out.size(), "cond", cond.size());
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_where",
                               "const " + type_name<C>() + " *cond, const " + value + " *x, const " + value + " *y, " +
@@ -251,7 +245,7 @@ cl::Event where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>
 template <class C, class T>
 Array<T> where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>& x, const ArrayView<T>& y,
                const WaitFor& wait = {}) {
-    detail::require_size("where", "x", x.size(), "cond", cond.size());
+    detail::require_same_size("where", "x", x.size(), "cond", cond.size());
     Array<T> out(queue, cond.size());
     where(queue, cond, x, y, out.view(), wait);
     return out;
@@ -262,7 +256,7 @@ Array<T> where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>&
 template <class T, class U>
 cl::Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const std::string& expression,
                     const WaitFor& wait = {}) {
-    detail::require_size("transform", "out", out.size(), "x", x.size());
+    detail::require_same_size("transform", "out", out.size(), "x", x.size());
     const std::string to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_transform", "const " + type_name<T>() + " *x, " + to + " *out",
                               "out[i] = (" + to + ")(" + expression + ")")(queue, detail::all_indices(x.size()), x, out, wait);
@@ -272,8 +266,8 @@ cl::Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<U
 template <class T, class V, class U>
 cl::Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<V>& y, const ArrayView<U>& out,
                     const std::string& expression, const WaitFor& wait = {}) {
-    detail::require_size("transform", "y", y.size(), "x", x.size());
-    detail::require_size("transform", "out", out.size(), "x", x.size());
+    detail::require_same_size("transform", "y", y.size(), "x", x.size());
+    detail::require_same_size("transform", "out", out.size(), "x", x.size());
     const std::string to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_transform2",
                               "const " + type_name<T>() + " *x, const " + type_name<V>() + " *y, " + to + " *out",
