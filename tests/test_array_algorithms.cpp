@@ -2,7 +2,8 @@
 // independent CPU computation (std::accumulate, std::min_element, std::count_if, plain loops) on random data:
 // every integer width, float and double (where the device has fp64), at 0, 1, around one work-group (255, 256,
 // 257), 4097 and, for a few types, (1 << 20) + 3 elements; over views at an offset; with the result left on the
-// device; and the errors a wrong size raises.
+// device; NaNs; take, scatter and reverse of a registered struct; the kernels kept per context (a second call
+// builds nothing); and the errors a wrong size raises.
 #include "support.hpp"
 
 #include <algorithm>
