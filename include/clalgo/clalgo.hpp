@@ -24,9 +24,11 @@
 #include <clalgo/algorithm/histogram.hpp>
 #include <clalgo/algorithm/partition.hpp>
 #include <clalgo/algorithm/reduce_by_key.hpp>
+#include <clalgo/algorithm/reductions.hpp>
 #include <clalgo/algorithm/remove_if.hpp>
 #include <clalgo/algorithm/segmented_reduce.hpp>
 #include <clalgo/algorithm/sort.hpp>
+#include <clalgo/algorithm/transforms.hpp>
 #include <clalgo/algorithm/unique.hpp>
 #include <clalgo/algorithm/list_builder.hpp>
 #include <clalgo/policy/segments.hpp>

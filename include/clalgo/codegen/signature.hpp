@@ -50,8 +50,8 @@ private:
 };
 
 /// The values last given to each argument of one kernel object. A kernel keeps its arguments between launches,
-/// and most repeat from call to call (the same arrays, sizes, scratch buffers), so a call that finds a value
-/// unchanged need not set it again: clSetKernelArg costs time per argument on some drivers.
+/// and most repeat from call to call (sizes, offsets, scalars), so a call that finds a value unchanged need not
+/// set it again: clSetKernelArg costs time per argument on some drivers. Buffers are set at every launch.
 struct ArgumentMemo {
     std::vector<std::vector<unsigned char>> values;
 };
@@ -68,8 +68,7 @@ public:
     KernelArguments& set(const std::string& name, const V& value) {
         const std::size_t k = signature_.index(name);
         if constexpr (std::is_same_v<V, cl::Buffer>) {
-            const cl_mem memory = value();
-            raw(static_cast<cl_uint>(k), sizeof(cl_mem), memory ? &memory : nullptr);
+            buffer(static_cast<cl_uint>(k), value());
         } else {
             static_assert(std::is_trivially_copyable_v<V>, "kernel arguments are plain values or buffers");
             raw(static_cast<cl_uint>(k), sizeof(V), &value);
@@ -84,8 +83,7 @@ public:
         cl_uint index = static_cast<cl_uint>(signature_.size());
         for (const auto& argument : bound) {
             if (argument.is_array) {
-                const cl_mem memory = argument.buffer();
-                raw(index++, sizeof(cl_mem), memory ? &memory : nullptr);
+                buffer(index++, argument.buffer());
                 const cl_long offset = static_cast<cl_long>(argument.offset);
                 raw(index++, sizeof offset, &offset);
             } else {
@@ -102,12 +100,18 @@ public:
     }
 
 private:
-    /// Sets argument `index` to `size` bytes at `value` (nullptr: a null buffer), unless the memo has them.
+    /// Sets buffer argument `index`, always: a released buffer's handle can come back as a new buffer's, and a
+    /// driver may have resolved the old one when its argument was set (Oclgrind does), so an equal handle does
+    /// not mean the same buffer.
+    void buffer(cl_uint index, cl_mem memory) {
+        if (memo_ && memo_->values.size() > index) memo_->values[index].clear();
+        kernel_.setArg(index, sizeof(cl_mem), memory ? &memory : nullptr);
+    }
+
+    /// Sets argument `index` to `size` bytes at `value`, unless the memo has them.
     void raw(cl_uint index, std::size_t size, const void* value) {
         if (memo_) {
             const unsigned char* bytes = static_cast<const unsigned char*>(value);
-            static const cl_mem null_memory = nullptr;
-            if (!bytes) bytes = reinterpret_cast<const unsigned char*>(&null_memory);
             if (memo_->values.size() <= index) memo_->values.resize(index + 1);
             auto& last = memo_->values[index];
             if (last.size() == size && std::equal(last.begin(), last.end(), bytes)) return;

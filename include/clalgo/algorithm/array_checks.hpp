@@ -1,0 +1,25 @@
+// The argument checks shared by the one-call array algorithms (reductions.hpp, transforms.hpp): sizes that must
+// agree, and one-element results, each refused with std::invalid_argument naming the call and the argument.
+//   detail::require_same_size("dot", "y", y.size(), "x", x.size());  // "clalgo: dot: y has 5 elements but x has 6"
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace clalgo::detail {
+
+inline void require_same_size(const char* call, const char* name, std::size_t size, const char* other_name,
+                              std::size_t other_size) {
+    if (size != other_size)
+        throw std::invalid_argument(std::string("clalgo: ") + call + ": " + name + " has " + std::to_string(size) +
+                                    " elements but " + other_name + " has " + std::to_string(other_size));
+}
+
+inline void require_one_element(const char* call, std::size_t size) {
+    if (size != 1)
+        throw std::invalid_argument(std::string("clalgo: ") + call + ": result has " + std::to_string(size) +
+                                    " elements but must have exactly one");
+}
+
+}  // namespace clalgo::detail
