@@ -21,26 +21,22 @@ using clalgo_test::ScopedVariable;
 /// A context of its own (a pool of its own) on the device under test.
 clalgo::Context fresh_context() { return clalgo::Context(clalgo_test::context().device()); }
 
-/// A user event that holds back the commands that wait for it, and opens when the scope ends (so that a failed
-/// test does not leave the queue blocked).
-class Gate {
-public:
-    explicit Gate(const clalgo::Context& context) : event_(context.get()) {}
+/// A user event that holds back the commands that wait for it; open at the latest when the scope ends, so that a
+/// failed test does not leave its queue blocked.
+struct Gate {
+    explicit Gate(const clalgo::Context& context) : event(context.get()) {}
     ~Gate() { open(); }
     void open() {
-        if (!open_) event_.setStatus(CL_COMPLETE);
-        open_ = true;
+        if (!opened) event.setStatus(CL_COMPLETE);
+        opened = true;
     }
-    const cl::UserEvent& event() const { return event_; }
-
-private:
-    cl::UserEvent event_;
-    bool open_ = false;
+    cl::UserEvent event;
+    bool opened = false;
 };
 
-std::size_t next_power_of_two(std::size_t bytes) {
+std::size_t power_of_two_from(std::size_t bytes, bool up) {
     std::size_t power = 1;
-    while (power < bytes) power *= 2;
+    while (up ? power < bytes : power * 2 <= bytes) power *= 2;
     return power;
 }
 
@@ -50,12 +46,10 @@ TEST(MemoryPool, SizeClassesArePowersOfTwoThenQuarterSteps) {
     EXPECT_EQ(MemoryPool::size_class(1), MemoryPool::smallest_class);
     for (std::size_t bytes : {std::size_t(1), std::size_t(255), std::size_t(257), std::size_t(1000), std::size_t(4096),
                               std::size_t(65537), std::size_t(1) << 20}) {
-        EXPECT_EQ(MemoryPool::size_class(bytes), std::max(MemoryPool::smallest_class, next_power_of_two(bytes))) << bytes;
+        EXPECT_EQ(MemoryPool::size_class(bytes), std::max(MemoryPool::smallest_class, power_of_two_from(bytes, true)));
     }
     for (std::size_t bytes : {(std::size_t(1) << 20) + 1, std::size_t(3000000), std::size_t(123456789)}) {
-        const std::size_t size_class = MemoryPool::size_class(bytes);
-        std::size_t below = 1;
-        while (below * 2 <= bytes) below *= 2;
+        const std::size_t size_class = MemoryPool::size_class(bytes), below = power_of_two_from(bytes, false);
         EXPECT_GE(size_class, bytes);
         EXPECT_LT(size_class - bytes, below / 4) << bytes;
         EXPECT_EQ(size_class % (below / 4), 0u) << bytes;
@@ -180,7 +174,7 @@ TEST(MemoryPool, DoesNotReuseABufferWhileWorkThatUsesItIsPending) {
     cl_mem first = nullptr;
     {
         Array<float> a(q, 1000, clalgo::pooled);
-        a.fill(q, 1.0f, {gate.event()});  // cannot start before the gate opens
+        a.fill(q, 1.0f, {gate.event});  // cannot start before the gate opens
         first = a.buffer()();
     }
     Array<float> b(q, 1000, clalgo::pooled);
@@ -201,7 +195,7 @@ TEST(MemoryPool, WaitsForTheWorkEnqueuedBeforeTheReleaseEvenWhereItUsesOtherBuff
     {
         Array<float> a(q, 1000, clalgo::pooled);
         first = a.buffer()();
-        unrelated.fill(q, 1.0f, {gate.event()});  // a kernel enqueued earlier may still use `a`: the queue is held
+        unrelated.fill(q, 1.0f, {gate.event});  // a kernel enqueued earlier may still use `a`: the queue is held
     }
     Array<float> b(q, 1000, clalgo::pooled);
     EXPECT_NE(b.buffer()(), first);
@@ -238,15 +232,12 @@ TEST(MemoryPool, IsOffWithClalgoPoolZero) {
     clalgo::Queue q(ctx);
     auto& pool = MemoryPool::of(ctx);
     EXPECT_FALSE(pool.enabled());
-    cl_mem first = nullptr;
     {
         Array<float> a(q, 1000, clalgo::pooled);
         EXPECT_FALSE(a.pooled());
         a.fill(q, 5.0f);
         EXPECT_EQ(a.to_host(q), std::vector<float>(1000, 5.0f));
-        first = a.buffer()();
     }
-    q.finish();
     const auto stats = pool.statistics();
     EXPECT_EQ(stats.hits + stats.misses, 0u);
     EXPECT_EQ(stats.bytes_cached, 0u);
@@ -256,22 +247,16 @@ TEST(MemoryPool, IsOffWithClalgoPoolZero) {
     EXPECT_FALSE(kept.pooled());
     EXPECT_EQ(count.get(q), 2);
     EXPECT_EQ(pool.statistics().misses, 0u);
-    (void)first;
 }
 
 TEST(MemoryPool, ReadsItsVariablesAndRefusesValuesOutsideTheirRange) {
     {
-        ScopedVariable limit("CLALGO_POOL_LIMIT_MB", "3");
+        ScopedVariable limit("CLALGO_POOL_LIMIT_MB", "3"), on("CLALGO_POOL", "on");
         EXPECT_EQ(MemoryPool::of(fresh_context()).limit_bytes(), std::size_t(3) << 20);
-    }
-    {
-        ScopedVariable on("CLALGO_POOL", "on");
         EXPECT_TRUE(MemoryPool::of(fresh_context()).enabled());
     }
-    {
-        auto ctx = fresh_context();
-        EXPECT_EQ(MemoryPool::of(ctx).limit_bytes(), std::size_t(ctx.info().global_memory_bytes / 4));
-    }
+    auto ctx = fresh_context();
+    EXPECT_EQ(MemoryPool::of(ctx).limit_bytes(), std::size_t(ctx.info().global_memory_bytes / 4));
     {
         ScopedVariable bad("CLALGO_POOL", "maybe");
         auto ctx = fresh_context();
@@ -386,4 +371,35 @@ TEST(MemoryPool, AllocatingAlgorithmsDrawFromItAndStayCorrectAcrossCalls) {
     const auto stats = pool.statistics();
     EXPECT_GT(stats.hits, stats.misses);
     EXPECT_LE(stats.bytes_cached, pool.limit_bytes());
+}
+
+TEST(MemoryPool, KernelScratchIsDrawnFromIt) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto values = clalgo::to_device(q, std::vector<float>(100000, 1.0f));  // a plain array: not counted
+    EXPECT_FALSE(values.pooled());
+    clalgo::ReductionKernel<float> sum(ctx, "0", "a+b", "x[i]", "const float *x");
+    EXPECT_EQ(sum(q, values), 100000.0f);
+    EXPECT_GE(MemoryPool::of(ctx).statistics().buffers_in_use, 1u);  // the partial sums it keeps for q
+}
+
+TEST(MemoryPoolDocs, ReuseLimitAndStatistics) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    // doc: docs/memory-pool.md
+    auto& pool = clalgo::MemoryPool::of(ctx);
+    {
+        clalgo::Array<float> scratch(q, 1000, clalgo::pooled);  // a new buffer of 4096 bytes (its size class)
+        scratch.fill(q, 0.0f);
+    }                                                          // given back; reusable once the fill is done
+    q.finish();
+    clalgo::Array<float> again(q, 900, clalgo::pooled);        // the same class: the same buffer, no allocation
+    clalgo::MemoryPoolStatistics stats = pool.statistics();    // hits 1, misses 1, bytes_in_use 4096
+    pool.set_limit_bytes(std::size_t(64) << 20);              // keep at most 64 MiB for reuse
+    pool.free_all();                                           // release what it keeps now
+    EXPECT_EQ(stats.hits, 1u);
+    EXPECT_EQ(stats.misses, 1u);
+    EXPECT_EQ(stats.bytes_in_use, 4096u);
+    EXPECT_EQ(pool.limit_bytes(), std::size_t(64) << 20);
+    EXPECT_EQ(pool.statistics().buffers_cached, 0u);
 }
