@@ -131,10 +131,11 @@ public:
             largest = std::min<std::size_t>(largest, queue.context().info(device).max_allocation_bytes);
         std::size_t wanted = size_class(bytes);
         if (wanted > largest) wanted = bytes;  // a class of its own rather than a buffer the device refuses
+        bool on = true;
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            if (!enabled_) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue());
-            auto found = cached_.find(wanted);
+            on = enabled_;
+            auto found = on ? cached_.find(wanted) : cached_.end();
             if (found != cached_.end()) {
                 auto& entries = found->second;
                 for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
@@ -151,6 +152,7 @@ public:
                 }
             }
         }
+        if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue());
         cl::Buffer buffer;
         try {
             buffer = create(queue, wanted);
