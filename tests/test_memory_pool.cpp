@@ -18,8 +18,15 @@ using clalgo::Array;
 using clalgo::MemoryPool;
 using clalgo_test::ScopedVariable;
 
-/// A context of its own (a pool of its own) on the device under test.
-clalgo::Context fresh_context() { return clalgo::Context(clalgo_test::context().device()); }
+/// A context of its own (a pool of its own) on the device under test, its pool configured as by default whatever
+/// the run's environment, or (`from_environment`) left to read CLALGO_POOL and CLALGO_POOL_LIMIT_MB on first use.
+clalgo::Context fresh_context(bool from_environment = false) {
+    clalgo::Context ctx(clalgo_test::context().device());
+    if (from_environment) return ctx;
+    ScopedVariable pool("CLALGO_POOL", std::nullopt), limit("CLALGO_POOL_LIMIT_MB", std::nullopt);
+    MemoryPool::of(ctx);
+    return ctx;
+}
 
 /// A user event that holds back the commands that wait for it; open at the latest when the scope ends, so that a
 /// failed test does not leave its queue blocked.
@@ -228,7 +235,7 @@ TEST(MemoryPool, DoesNotReuseABufferAViewStillHolds) {
 
 TEST(MemoryPool, IsOffWithClalgoPoolZero) {
     ScopedVariable off("CLALGO_POOL", "0");
-    auto ctx = fresh_context();
+    auto ctx = fresh_context(true);
     clalgo::Queue q(ctx);
     auto& pool = MemoryPool::of(ctx);
     EXPECT_FALSE(pool.enabled());
@@ -252,21 +259,21 @@ TEST(MemoryPool, IsOffWithClalgoPoolZero) {
 TEST(MemoryPool, ReadsItsVariablesAndRefusesValuesOutsideTheirRange) {
     {
         ScopedVariable limit("CLALGO_POOL_LIMIT_MB", "3"), on("CLALGO_POOL", "on");
-        EXPECT_EQ(MemoryPool::of(fresh_context()).limit_bytes(), std::size_t(3) << 20);
-        EXPECT_TRUE(MemoryPool::of(fresh_context()).enabled());
+        EXPECT_EQ(MemoryPool::of(fresh_context(true)).limit_bytes(), std::size_t(3) << 20);
+        EXPECT_TRUE(MemoryPool::of(fresh_context(true)).enabled());
     }
-    auto ctx = fresh_context();
+    auto ctx = fresh_context();  // configured with neither variable set
     EXPECT_EQ(MemoryPool::of(ctx).limit_bytes(), std::size_t(ctx.info().global_memory_bytes / 4));
     {
         ScopedVariable bad("CLALGO_POOL", "maybe");
-        auto ctx = fresh_context();
+        auto ctx = fresh_context(true);
         clalgo::Queue q(ctx);
         const auto message = clalgo_test::message_of<std::invalid_argument>([&] { Array<float> a(q, 10, clalgo::pooled); });
         EXPECT_TRUE(clalgo_test::contains(message, "CLALGO_POOL='maybe'"));
     }
     {
         ScopedVariable bad("CLALGO_POOL_LIMIT_MB", "-1");
-        const auto message = clalgo_test::message_of<std::invalid_argument>([&] { MemoryPool::of(fresh_context()); });
+        const auto message = clalgo_test::message_of<std::invalid_argument>([&] { MemoryPool::of(fresh_context(true)); });
         EXPECT_TRUE(clalgo_test::contains(message, "CLALGO_POOL_LIMIT_MB='-1'"));
         EXPECT_TRUE(clalgo_test::contains(message, "whole number"));
     }
