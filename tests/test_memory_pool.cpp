@@ -86,6 +86,8 @@ TEST(MemoryPool, GivesTheSameBufferBackForTheSameSizeClassOnceItsWorkIsDone) {
     Array<float> other_class(q, 2000, clalgo::pooled);  // 8000 bytes: a class of its own
     EXPECT_NE(other_class.buffer()(), first);
     EXPECT_EQ(pool.statistics().misses, 2u);
+    const auto message = clalgo_test::message_of<std::invalid_argument>([&] { pool.allocate(clalgo_test::queue(), 64); });
+    EXPECT_TRUE(clalgo_test::contains(message, "MemoryPool::allocate: the queue belongs to another context"));
 }
 
 TEST(MemoryPool, CountsBytesInUseAndCachedByClass) {

@@ -21,6 +21,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -102,7 +103,8 @@ public:
     static constexpr std::size_t smallest_class = 256;
 
     /// The pool of `context`, configured on first use from CLALGO_POOL (on unless 0/off/false/no) and
-    /// CLALGO_POOL_LIMIT_MB (default: a quarter of the global memory of the context's smallest device).
+    /// CLALGO_POOL_LIMIT_MB (default: a quarter of the global memory of the context's smallest device). The
+    /// reference is valid while a handle of the context lives.
     static MemoryPool& of(const Context& context) {
         auto& pool = context.state().attachment<MemoryPool>();
         pool.configure(context);
@@ -126,6 +128,9 @@ public:
     /// same size class where one is free, else a new one. With the pool off, a plain buffer of `bytes`.
     /// Throws DeviceMemoryError where the device cannot hold it even after the cached buffers are released.
     detail::PooledBuffer allocate(const Queue& queue, std::size_t bytes) {
+        if (queue.context().get()() != context_)
+            throw std::invalid_argument("clalgo: MemoryPool::allocate: the queue belongs to another context than the "
+                                        "pool's (take the pool with MemoryPool::of(queue.context()))");
         std::size_t largest = std::numeric_limits<std::size_t>::max();
         for (const auto& device : queue.context().devices())
             largest = std::min<std::size_t>(largest, queue.context().info(device).max_allocation_bytes);
@@ -224,6 +229,7 @@ private:
         std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
         for (const auto& device : context.devices())
             smallest = std::min(smallest, context.info(device).global_memory_bytes);
+        context_ = context.get()();
         enabled_ = on;
         limit_ = megabytes ? static_cast<std::size_t>(*megabytes << 20) : static_cast<std::size_t>(smallest / 4);
         configured_ = true;
@@ -290,6 +296,7 @@ private:
 
     mutable std::mutex mutex_;
     bool configured_ = false;
+    cl_context context_ = nullptr;  ///< the context's identity, to refuse queues of others
     bool enabled_ = true;
     std::size_t limit_ = 0;
     std::map<std::size_t, std::deque<Entry>> cached_;  ///< by size class, oldest first
