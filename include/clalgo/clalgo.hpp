@@ -8,6 +8,7 @@
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/device_info.hpp>
 #include <clalgo/core/error.hpp>
+#include <clalgo/core/memory_pool.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>

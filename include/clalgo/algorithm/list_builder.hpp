@@ -53,7 +53,7 @@ class BuiltLists {
 public:
     struct Stored {
         std::string type;
-        cl::Buffer items;
+        detail::PooledBuffer items;  ///< from the context's MemoryPool
         Array<std::int64_t> offsets;
         std::int64_t count = 0;
     };
@@ -67,7 +67,7 @@ public:
             throw std::invalid_argument("clalgo::ListOfListsBuilder: list '" + name + "' holds " + found->second.type +
                                         ", not " + type_name<T>());
         const Stored& list = found->second;
-        return BuiltList<T>{ArrayView<T>(list.items, 0, static_cast<std::size_t>(list.count)), list.offsets.view(),
+        return BuiltList<T>{ArrayView<T>(list.items.buffer(), 0, static_cast<std::size_t>(list.count)), list.offsets.view(),
                             list.count};
     }
 
@@ -147,7 +147,7 @@ public:
         for (const auto& list : lists_) {
             auto& stored = result.stored()[list.name];
             stored.type = detail::canonical_type_name(list.type);
-            stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1);
+            stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1, pooled);
             stored.offsets.view(static_cast<std::size_t>(n), 1).fill(queue, 0);
         }
         if (n > 0) run(queue, "_count", indices, result, bound, call.wait);
@@ -156,8 +156,8 @@ public:
             scan_(queue, stored.offsets, stored.offsets);
             stored.count = stored.offsets.read_at(queue, static_cast<std::size_t>(n));
             if (stored.count > 0)
-                stored.items = cl::Buffer(queue.context().get(), CL_MEM_READ_WRITE,
-                                          static_cast<std::size_t>(stored.count) * detail::type_size(stored.type));
+                stored.items = MemoryPool::of(queue.context())
+                                   .allocate(queue, static_cast<std::size_t>(stored.count) * detail::type_size(stored.type));
         }
         if (n > 0) run(queue, "_write", indices, result, bound, {});
         return result;
@@ -176,7 +176,7 @@ private:
         for (const auto& list : lists_) {
             auto& stored = lists.stored()[list.name];
             arguments.set("clalgo_" + list.name + "_offsets", stored.offsets.buffer())
-                .set("clalgo_" + list.name + "_items", stored.items);
+                .set("clalgo_" + list.name + "_items", stored.items.buffer());
         }
         arguments.user(bound);
         detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait, options_.name.c_str());

@@ -73,8 +73,8 @@ template <class K, class V>
 ByKeyResult<K, V> by_key_new(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values, bool fold,
                              const std::string& reduce_expr, const std::string& neutral, const SegmentOptions& options,
                              const std::string& algorithm) {
-    ByKeyResult<K, V> result{Array<K>(queue, keys.size()), Array<V>(queue, keys.size()),
-                             DeviceCount{Array<std::int64_t>(queue, 1), cl::Event()}};
+    ByKeyResult<K, V> result{Array<K>(queue, keys.size(), pooled), Array<V>(queue, keys.size(), pooled),
+                             DeviceCount{Array<std::int64_t>(queue, 1, pooled), cl::Event()}};
     result.count.event = by_key(queue, keys, values, result.keys.view(), result.values.view(), result.count.device.view(),
                                 fold, reduce_expr, neutral, options, algorithm);
     return result;

@@ -152,14 +152,15 @@ Result select_into_new(const Queue& queue, const SelectionInput<Value>& input, c
                        const std::string& name) {
     const std::int64_t room = options.capacity.value_or(input.size());
     if (room < 0) throw std::invalid_argument("clalgo: " + name + ": a negative capacity");
-    DeviceCount count{Array<std::int64_t>(queue, 1), cl::Event()};
+    DeviceCount count{Array<std::int64_t>(queue, 1, pooled), cl::Event()};
     if constexpr (std::is_same_v<Result, Partition<Value>>) {
-        Array<Value> kept(queue, static_cast<std::size_t>(room)), rejected(queue, static_cast<std::size_t>(room));
+        Array<Value> kept(queue, static_cast<std::size_t>(room), pooled),
+            rejected(queue, static_cast<std::size_t>(room), pooled);
         count.event = run_selection<Value>(queue, input, keep, placement, run_equality, options, name, room,
                                            count.device, kept, rejected);
         return Result{std::move(kept), std::move(rejected), std::move(count)};
     } else {
-        Array<Value> values(queue, static_cast<std::size_t>(room));
+        Array<Value> values(queue, static_cast<std::size_t>(room), pooled);
         count.event = run_selection<Value>(queue, input, keep, placement, run_equality, options, name, room,
                                            count.device, values);
         return Result{std::move(values), std::move(count)};

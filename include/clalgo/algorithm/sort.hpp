@@ -91,9 +91,9 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
     if (keys.size() > 0 && static_cast<std::uint64_t>(keys.size() - 1) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
         throw std::invalid_argument("clalgo: argsort: " + std::to_string(keys.size()) + " keys do not fit the index type '" +
                                     type_name<Index>() + "'");
-    Array<Index> order(queue, keys.size());
+    Array<Index> order(queue, keys.size(), pooled);
     if (keys.empty()) return order;
-    Array<Key> copy(queue, keys.size());
+    Array<Key> copy(queue, keys.size(), pooled);  // given back once the sort is done
     cl::Event copied = keys.copy_to(queue, copy, wait.events);
     detail::cached_iota<Index>(queue.context())(queue, order, wait_for(copied));
     sort_by_key(queue, copy.view(), order.view(), options);
@@ -155,8 +155,8 @@ public:
         auto& scratch = scratch_.get(queue);
         std::lock_guard<std::mutex> lock(*scratch.mutex);
         if (scratch.keys.size() < static_cast<std::size_t>(n)) {
-            scratch.keys = Array<Key>(queue, static_cast<std::size_t>(n));
-            scratch.order = Array<std::int64_t>(queue, static_cast<std::size_t>(n));
+            scratch.keys = Array<Key>(queue, static_cast<std::size_t>(n), pooled);
+            scratch.order = Array<std::int64_t>(queue, static_cast<std::size_t>(n), pooled);
         }
         const auto keys = scratch.keys.view(0, static_cast<std::size_t>(n));
         const auto order = scratch.order.view(0, static_cast<std::size_t>(n));

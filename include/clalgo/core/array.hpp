@@ -5,11 +5,13 @@
 //   clalgo::Array<float> y(q, x.size());
 //   x.copy_to(q, y);  y.fill(q, 0.0f);  auto tail = x.view(1, 2);
 //   std::vector<float> back = x.to_host(q);
+//   clalgo::Array<float> scratch(q, n, clalgo::pooled);   // drawn from the context's MemoryPool, given back at the end
 #pragma once
 
 #include <clalgo/core/config.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/error.hpp>
+#include <clalgo/core/memory_pool.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
 
@@ -25,6 +27,12 @@ namespace clalgo {
 
 template <class T>
 class Array;
+
+/// Asks an Array for a buffer from the context's MemoryPool: `clalgo::Array<float> x(q, n, clalgo::pooled)`.
+struct Pooled {
+    explicit constexpr Pooled() = default;
+};
+inline constexpr Pooled pooled{};
 
 /// A typed range [offset, offset + size) of a device buffer. Views do not own memory but keep the buffer alive.
 template <class T>
@@ -159,16 +167,31 @@ public:
     Array(const Context& context, std::size_t size) : ArrayView<T>(allocate(context, size), 0, size) {}
     Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {}
 
+    /// `size` uninitialised elements in a buffer of the context's MemoryPool (a plain one where the pool is off),
+    /// given back when the array is destroyed; the pool reuses it once the work enqueued on `queue` before then
+    /// has completed. Work on other queues that uses the array must be complete before the array is destroyed.
+    Array(const Queue& queue, std::size_t size, Pooled) {
+        if (size == 0) return;
+        check(queue.context(), size);
+        lease_ = MemoryPool::of(queue.context()).allocate(queue, size * sizeof(T));
+        this->buffer_ = lease_.buffer();
+        this->size_ = size;
+    }
+
     Array(const Array&) = delete;
     Array& operator=(const Array&) = delete;
-    Array(Array&& other) noexcept : ArrayView<T>(std::move(other)) { other.release(); }
+    Array(Array&& other) noexcept : ArrayView<T>(std::move(other)), lease_(std::move(other.lease_)) { other.release(); }
     Array& operator=(Array&& other) noexcept {
         if (this != &other) {
             ArrayView<T>::operator=(std::move(other));
+            lease_ = std::move(other.lease_);
             other.release();
         }
         return *this;
     }
+
+    /// Whether the buffer came from a MemoryPool and goes back to it.
+    bool pooled() const noexcept { return lease_.pooled(); }
 
 private:
     void release() noexcept {
@@ -179,6 +202,17 @@ private:
 
     static cl::Buffer allocate(const Context& context, std::size_t size) {
         if (size == 0) return cl::Buffer();
+        check(context, size);
+        const std::size_t bytes = size * sizeof(T);
+        try {
+            return cl::Buffer(context.get(), CL_MEM_READ_WRITE, bytes);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "allocating " + gib(bytes) + " of device memory");
+        }
+    }
+
+    /// Throws DeviceMemoryError where a device of the context cannot hold `size` elements in one buffer.
+    static void check(const Context& context, std::size_t size) {
         if (size > std::size_t(-1) / sizeof(T))
             throw DeviceMemoryError("clalgo: an array of " + std::to_string(size) + " elements does not fit in memory");
         const std::size_t bytes = size * sizeof(T);
@@ -190,11 +224,6 @@ private:
                     gib(bytes) + "): '" + info.name + "' allows at most " + gib(info.max_allocation_bytes) +
                     " in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) and has " + gib(info.global_memory_bytes) +
                     " in all");
-        }
-        try {
-            return cl::Buffer(context.get(), CL_MEM_READ_WRITE, bytes);
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "allocating " + gib(bytes) + " of device memory");
         }
     }
 
@@ -211,6 +240,8 @@ private:
             return std::to_string(sizeof(T)) + "-byte elements";
         }
     }
+
+    detail::PooledBuffer lease_;  ///< the pool's loan, where the buffer came from a pool
 };
 
 template <class T>

@@ -1,9 +1,10 @@
 // Reading clalgo's environment variables (CLALGO_DEVICE, CLALGO_CACHE_DIR, CLALGO_NO_CACHE,
-// CLALGO_BUILD_OPTIONS, CLALGO_PRINT_SOURCE); docs/caching-and-environment.md lists them all.
+// CLALGO_BUILD_OPTIONS, CLALGO_PRINT_SOURCE, CLALGO_POOL, ...); docs/caching-and-environment.md lists them all.
 #pragma once
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
@@ -30,6 +31,20 @@ inline std::optional<bool> environment_switch(const char* name) {
     if (lower == "0" || lower == "off" || lower == "false" || lower == "no") return false;
     throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value +
                                 "': expected 1, on, true, yes or 0, off, false, no (any case), or nothing");
+}
+
+/// The variable's whole-number value in [low, high]; nothing where unset or empty; std::invalid_argument naming
+/// the variable and the range for anything else. Every numeric CLALGO_* variable is read here.
+inline std::optional<std::uint64_t> environment_number(const char* name, std::uint64_t low, std::uint64_t high) {
+    const auto value = environment(name);
+    if (!value || value->empty()) return std::nullopt;
+    const bool digits = value->size() <= 18 &&
+                        std::all_of(value->begin(), value->end(), [](unsigned char c) { return std::isdigit(c); });
+    const std::uint64_t number = digits ? std::stoull(*value) : 0;
+    if (!digits || number < low || number > high)
+        throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value + "': expected a whole number from " +
+                                    std::to_string(low) + " to " + std::to_string(high));
+    return number;
 }
 
 /// A switch that is off unless set on (environment_switch's values; others throw).

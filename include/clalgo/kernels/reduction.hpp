@@ -145,7 +145,7 @@ public:
     /// Like operator(), but leaves the result on the device: a one-element array and its event.
     template <class... Args>
     DeviceResult<T> async(const Queue& queue, const Args&... arguments) const {
-        Array<T> value(queue, 1);
+        Array<T> value(queue, 1, pooled);
         cl::Event event = enqueue(queue, &value.buffer(), 0, nullptr, arguments...);
         return DeviceResult<T>{std::move(value), std::move(event)};
     }

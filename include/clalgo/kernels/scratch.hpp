@@ -1,10 +1,12 @@
 // Device scratch memory a kernel object keeps between calls (partial results, look-back status words), one set
 // per command queue so that calls on different queues never share it; calls on one in-order queue run one after
-// the other and can reuse it. Buffers grow as needed and live as long as the kernel object.
+// the other and can reuse it. Buffers grow as needed, come from the context's MemoryPool, and go back to it when
+// they grow or their queue is gone.
 #pragma once
 
 #include <clalgo/core/config.hpp>
 #include <clalgo/core/error.hpp>
+#include <clalgo/core/memory_pool.hpp>
 #include <clalgo/core/queue.hpp>
 
 #include <map>
@@ -14,21 +16,19 @@
 
 namespace clalgo::detail {
 
-/// A buffer that is reallocated when a call needs more than it holds.
+/// A buffer that is replaced by a larger one from the pool when a call needs more than it holds.
 struct GrowingBuffer {
     cl::Buffer buffer;
     std::size_t bytes = 0;
+    PooledBuffer lease;  ///< given back (after the work enqueued so far on its queue) when replaced or destroyed
 
     /// Makes the buffer hold at least `wanted` bytes; true where it was (re)allocated, its contents undefined.
     bool reserve(const Queue& queue, std::size_t wanted) {
         if (bytes >= wanted && buffer()) return false;
-        wanted = std::max<std::size_t>(wanted, 64);
-        try {
-            buffer = cl::Buffer(queue.context().get(), CL_MEM_READ_WRITE, wanted);
-        } catch (const cl::Error& error) {
-            rethrow(error, "allocating " + std::to_string(wanted) + " bytes of scratch memory");
-        }
-        bytes = wanted;
+        PooledBuffer larger = MemoryPool::of(queue.context()).allocate(queue, std::max<std::size_t>(wanted, 64));
+        buffer = larger.buffer();
+        bytes = larger.bytes();
+        lease = std::move(larger);
         return true;
     }
 

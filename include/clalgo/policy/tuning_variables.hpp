@@ -18,15 +18,7 @@ namespace clalgo::detail {
 /// The variable's whole-number value in [low, high]; nothing where unset or empty; std::invalid_argument naming
 /// the variable for anything else.
 inline std::optional<std::uint64_t> tuning_number(const char* name, std::uint64_t low, std::uint64_t high) {
-    const auto value = environment(name);
-    if (!value || value->empty()) return std::nullopt;
-    const bool digits = value->size() <= 18 &&
-                        std::all_of(value->begin(), value->end(), [](unsigned char c) { return std::isdigit(c); });
-    const std::uint64_t number = digits ? std::stoull(*value) : 0;
-    if (!digits || number < low || number > high)
-        throw std::invalid_argument(std::string("clalgo: ") + name + "='" + *value + "': expected a whole number from " +
-                                    std::to_string(low) + " to " + std::to_string(high));
-    return number;
+    return environment_number(name, low, high);
 }
 
 /// The variable as a switch (environment_switch: 1/on/true/yes or 0/off/false/no, any case); nothing where unset

@@ -1,0 +1,329 @@
+// A device memory pool, one per context: the arrays and scratch clalgo allocates itself (algorithm results,
+// temporaries, kernel scratch) and arrays made with clalgo::pooled are drawn from it and go back to it, so that
+// repeated calls reuse buffers instead of allocating. On by default; CLALGO_POOL=0 turns it off, and
+// CLALGO_POOL_LIMIT_MB caps the bytes it keeps for reuse.
+//   clalgo::Array<float> x(q, n, clalgo::pooled);            // from the pool of q's context
+//   auto& pool = clalgo::MemoryPool::of(ctx);
+//   pool.statistics().hits;  pool.set_limit_bytes(64 << 20);  pool.free_all();
+// The reuse rule: a buffer goes back with a marker enqueued on the queue it was drawn for, and is handed out again
+// only once that marker has completed and nothing but the pool holds the buffer (no view, no copy of its handle).
+#pragma once
+
+#include <clalgo/core/config.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/environment.hpp>
+#include <clalgo/core/error.hpp>
+#include <clalgo/core/queue.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clalgo {
+
+/// What a MemoryPool holds and how often it could reuse a buffer.
+struct MemoryPoolStatistics {
+    std::size_t bytes_in_use = 0;    ///< drawn and not yet given back, counted by size class
+    std::size_t bytes_cached = 0;    ///< given back and kept for reuse (never more than the limit)
+    std::size_t buffers_in_use = 0;
+    std::size_t buffers_cached = 0;
+    std::uint64_t hits = 0;          ///< allocations served by a cached buffer
+    std::uint64_t misses = 0;        ///< allocations that made a new buffer
+};
+
+class MemoryPool;
+
+namespace detail {
+
+/// A buffer drawn from a MemoryPool (or, with the pool off, a plain buffer), given back when this is destroyed or
+/// reset: a marker is enqueued on the queue it was drawn for, and the pool reuses the buffer once the marker has
+/// completed. Move-only.
+class PooledBuffer {
+public:
+    PooledBuffer() = default;
+    PooledBuffer(std::weak_ptr<MemoryPool> pool, cl::Buffer buffer, std::size_t bytes, cl::CommandQueue queue)
+        : pool_(std::move(pool)), buffer_(std::move(buffer)), bytes_(bytes), queue_(std::move(queue)) {}
+    PooledBuffer(const PooledBuffer&) = delete;
+    PooledBuffer& operator=(const PooledBuffer&) = delete;
+    PooledBuffer(PooledBuffer&& other) noexcept { take(other); }
+    PooledBuffer& operator=(PooledBuffer&& other) noexcept {
+        if (this != &other) {
+            reset();
+            take(other);
+        }
+        return *this;
+    }
+    ~PooledBuffer() { reset(); }
+
+    const cl::Buffer& buffer() const noexcept { return buffer_; }
+    /// The bytes the buffer holds: its size class, at least what was asked for.
+    std::size_t bytes() const noexcept { return bytes_; }
+    /// Whether the buffer goes back to a pool (false where the pool was off when it was drawn).
+    bool pooled() const noexcept { return queue_() != nullptr; }
+
+    /// Gives the buffer back (or releases it, with the pool off or gone); this then holds nothing.
+    void reset() noexcept;
+
+private:
+    void take(PooledBuffer& other) noexcept {
+        pool_ = std::move(other.pool_);
+        buffer_ = std::move(other.buffer_);
+        queue_ = std::move(other.queue_);
+        bytes_ = other.bytes_;
+        other.pool_.reset();
+        other.buffer_ = cl::Buffer();
+        other.queue_ = cl::CommandQueue();
+        other.bytes_ = 0;
+    }
+
+    std::weak_ptr<MemoryPool> pool_;
+    cl::Buffer buffer_;
+    std::size_t bytes_ = 0;
+    cl::CommandQueue queue_;
+};
+
+}  // namespace detail
+
+/// The device memory pool of a context (take it with MemoryPool::of). Buffers are kept by size class: powers of
+/// two from 256 bytes to 1 MiB, then steps of a quarter of the power of two below (at most 25 % more than asked).
+/// A buffer drawn for a queue goes back with a marker enqueued on that queue, and is reused only once the marker
+/// has completed and nothing but the pool holds the buffer. Cached bytes never exceed the limit: the oldest
+/// cached buffers are released first. Thread-safe.
+class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
+public:
+    static constexpr std::size_t smallest_class = 256;
+
+    /// The pool of `context`, configured on first use from CLALGO_POOL (on unless 0/off/false/no) and
+    /// CLALGO_POOL_LIMIT_MB (default: a quarter of the global memory of the context's smallest device). The
+    /// reference is valid while a handle of the context lives.
+    static MemoryPool& of(const Context& context) {
+        auto& pool = context.state().attachment<MemoryPool>();
+        pool.configure(context);
+        return pool;
+    }
+
+    /// The bytes a buffer of `bytes` is rounded up to.
+    static std::size_t size_class(std::size_t bytes) noexcept {
+        if (bytes <= smallest_class) return smallest_class;
+        std::size_t power = smallest_class;
+        while (power < bytes && power < (std::size_t(1) << 20)) power *= 2;
+        if (power >= bytes) return power;
+        std::size_t below = std::size_t(1) << 20;
+        while (below <= bytes / 2) below *= 2;  // the largest power of two not above bytes
+        const std::size_t step = below / 4;
+        if (bytes > std::numeric_limits<std::size_t>::max() - step) return bytes;
+        return (bytes + step - 1) / step * step;
+    }
+
+    /// A buffer of at least `bytes` for work on `queue` (whose context must be this pool's): a cached one of the
+    /// same size class where one is free, else a new one. With the pool off, a plain buffer of `bytes`.
+    /// Throws DeviceMemoryError where the device cannot hold it even after the cached buffers are released.
+    detail::PooledBuffer allocate(const Queue& queue, std::size_t bytes) {
+        if (queue.context().get()() != context_)
+            throw std::invalid_argument("clalgo: MemoryPool::allocate: the queue belongs to another context than the "
+                                        "pool's (take the pool with MemoryPool::of(queue.context()))");
+        std::size_t largest = std::numeric_limits<std::size_t>::max();
+        for (const auto& device : queue.context().devices())
+            largest = std::min<std::size_t>(largest, queue.context().info(device).max_allocation_bytes);
+        std::size_t wanted = size_class(bytes);
+        if (wanted > largest) wanted = bytes;  // a class of its own rather than a buffer the device refuses
+        bool on = true;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            on = enabled_;
+            auto found = on ? cached_.find(wanted) : cached_.end();
+            if (found != cached_.end()) {
+                auto& entries = found->second;
+                for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+                    if (!ready(*it)) continue;
+                    cl::Buffer buffer = std::move(it->buffer);
+                    entries.erase(std::next(it).base());
+                    if (entries.empty()) cached_.erase(found);
+                    statistics_.bytes_cached -= wanted;
+                    statistics_.buffers_cached -= 1;
+                    statistics_.bytes_in_use += wanted;
+                    statistics_.buffers_in_use += 1;
+                    statistics_.hits += 1;
+                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get());
+                }
+            }
+        }
+        if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue());
+        cl::Buffer buffer;
+        try {
+            buffer = create(queue, wanted);
+        } catch (const DeviceMemoryError&) {
+            free_all();  // the cached buffers may be what the device lacks
+            buffer = create(queue, wanted);
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        statistics_.bytes_in_use += wanted;
+        statistics_.buffers_in_use += 1;
+        statistics_.misses += 1;
+        return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get());
+    }
+
+    bool enabled() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return enabled_;
+    }
+    /// Turns the pool on or off; off releases the cached buffers, and buffers given back later are released.
+    void set_enabled(bool on) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            enabled_ = on;
+        }
+        if (!on) free_all();
+    }
+
+    /// The most bytes kept for reuse.
+    std::size_t limit_bytes() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return limit_;
+    }
+    /// Sets the most bytes kept for reuse, releasing the oldest cached buffers above it; 0 keeps none.
+    void set_limit_bytes(std::size_t bytes) {
+        std::vector<cl::Buffer> dropped;
+        std::lock_guard<std::mutex> lock(mutex_);
+        limit_ = bytes;
+        trim(0, dropped);
+    }
+
+    /// Releases every cached buffer (buffers in use are not affected).
+    void free_all() {
+        std::map<std::size_t, std::deque<Entry>> dropped;
+        std::lock_guard<std::mutex> lock(mutex_);
+        dropped.swap(cached_);
+        statistics_.bytes_cached = 0;
+        statistics_.buffers_cached = 0;
+    }
+
+    MemoryPoolStatistics statistics() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return statistics_;
+    }
+
+private:
+    friend class detail::PooledBuffer;
+
+    struct Entry {
+        cl::Buffer buffer;
+        cl::Event released;  ///< the marker enqueued when the buffer came back
+        std::uint64_t age = 0;
+    };
+
+    void configure(const Context& context) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (configured_) return;
+        const bool on = detail::environment_switch("CLALGO_POOL").value_or(true);
+        const auto megabytes = detail::environment_number("CLALGO_POOL_LIMIT_MB", 0, std::uint64_t(1) << 24);
+        std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
+        for (const auto& device : context.devices())
+            smallest = std::min(smallest, context.info(device).global_memory_bytes);
+        context_ = context.get()();
+        enabled_ = on;
+        limit_ = megabytes ? static_cast<std::size_t>(*megabytes << 20) : static_cast<std::size_t>(smallest / 4);
+        configured_ = true;
+    }
+
+    static cl::Buffer create(const Queue& queue, std::size_t bytes) {
+        try {
+            return cl::Buffer(queue.context().get(), CL_MEM_READ_WRITE, bytes);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "MemoryPool: allocating " + std::to_string(bytes) + " bytes of device memory");
+        }
+    }
+
+    /// Free for reuse: the marker enqueued at its return has completed (or failed), and no handle but the pool's
+    /// is left (a view of the array it backed would be one).
+    static bool ready(const Entry& entry) noexcept {
+        cl_int status = CL_QUEUED;
+        cl_uint references = 0;
+        if (clGetEventInfo(entry.released(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+                CL_SUCCESS ||
+            clGetMemObjectInfo(entry.buffer(), CL_MEM_REFERENCE_COUNT, sizeof references, &references, nullptr) !=
+                CL_SUCCESS)
+            return false;
+        return (status == CL_COMPLETE || status < 0) && references == 1;
+    }
+
+    /// Called by PooledBuffer: `buffer` (of size class `bytes`) is back; `released` completes after its last use.
+    void give_back(cl::Buffer buffer, std::size_t bytes, cl::Event released) noexcept {
+        std::vector<cl::Buffer> dropped;  // released after the lock
+        std::lock_guard<std::mutex> lock(mutex_);
+        statistics_.bytes_in_use -= std::min(statistics_.bytes_in_use, bytes);
+        statistics_.buffers_in_use -= std::min<std::size_t>(statistics_.buffers_in_use, 1);
+        if (!enabled_ || bytes > limit_) return;
+        try {
+            trim(bytes, dropped);
+            cached_[bytes].push_back(Entry{std::move(buffer), std::move(released), next_age_++});
+            statistics_.bytes_cached += bytes;
+            statistics_.buffers_cached += 1;
+        } catch (...) {
+            // out of host memory: the buffer is released instead of kept
+        }
+    }
+
+    /// Called by PooledBuffer where no marker could be enqueued: the buffer is released, not kept.
+    void forget(std::size_t bytes) noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        statistics_.bytes_in_use -= std::min(statistics_.bytes_in_use, bytes);
+        statistics_.buffers_in_use -= std::min<std::size_t>(statistics_.buffers_in_use, 1);
+    }
+
+    /// Moves the oldest cached buffers to `dropped` until `room` more bytes fit under the limit. Under the lock.
+    void trim(std::size_t room, std::vector<cl::Buffer>& dropped) {
+        while (!cached_.empty() && statistics_.bytes_cached + room > limit_) {
+            auto oldest = cached_.begin();
+            for (auto it = cached_.begin(); it != cached_.end(); ++it)
+                if (it->second.front().age < oldest->second.front().age) oldest = it;
+            dropped.push_back(std::move(oldest->second.front().buffer));
+            oldest->second.pop_front();
+            statistics_.bytes_cached -= oldest->first;
+            statistics_.buffers_cached -= 1;
+            if (oldest->second.empty()) cached_.erase(oldest);
+        }
+    }
+
+    mutable std::mutex mutex_;
+    bool configured_ = false;
+    cl_context context_ = nullptr;  ///< the context's identity, to refuse queues of others
+    bool enabled_ = true;
+    std::size_t limit_ = 0;
+    std::map<std::size_t, std::deque<Entry>> cached_;  ///< by size class, oldest first
+    std::uint64_t next_age_ = 0;
+    MemoryPoolStatistics statistics_;
+};
+
+inline void detail::PooledBuffer::reset() noexcept {
+    if (buffer_() != nullptr && queue_() != nullptr) {
+        if (auto pool = pool_.lock()) {
+            cl::Event released;
+            bool marked = false;
+            try {
+                queue_.enqueueMarkerWithWaitList(nullptr, &released);
+                queue_.flush();
+                marked = true;
+            } catch (...) {
+                // no marker, no proof the device is done with it: the buffer is released, not kept
+            }
+            if (marked) pool->give_back(std::move(buffer_), bytes_, std::move(released));
+            else pool->forget(bytes_);
+        }
+    }
+    pool_.reset();
+    buffer_ = cl::Buffer();
+    queue_ = cl::CommandQueue();
+    bytes_ = 0;
+}
+
+}  // namespace clalgo

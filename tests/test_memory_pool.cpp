@@ -1,0 +1,414 @@
+// MemoryPool: size classes, reuse only once the device is done with a buffer, statistics, free_all, the limit,
+// CLALGO_POOL and CLALGO_POOL_LIMIT_MB, threads, and the allocating algorithms drawing from it.
+#include "support.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <iterator>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using clalgo::Array;
+using clalgo::MemoryPool;
+using clalgo_test::ScopedVariable;
+
+/// A context of its own (a pool of its own) on the device under test, its pool configured as by default whatever
+/// the run's environment, or (`from_environment`) left to read CLALGO_POOL and CLALGO_POOL_LIMIT_MB on first use.
+clalgo::Context fresh_context(bool from_environment = false) {
+    clalgo::Context ctx(clalgo_test::context().device());
+    if (from_environment) return ctx;
+    ScopedVariable pool("CLALGO_POOL", std::nullopt), limit("CLALGO_POOL_LIMIT_MB", std::nullopt);
+    MemoryPool::of(ctx);
+    return ctx;
+}
+
+/// A user event that holds back the commands that wait for it; open at the latest when the scope ends, so that a
+/// failed test does not leave its queue blocked.
+struct Gate {
+    explicit Gate(const clalgo::Context& context) : event(context.get()) {}
+    ~Gate() { open(); }
+    void open() {
+        if (!opened) event.setStatus(CL_COMPLETE);
+        opened = true;
+    }
+    cl::UserEvent event;
+    bool opened = false;
+};
+
+std::size_t power_of_two_from(std::size_t bytes, bool up) {
+    std::size_t power = 1;
+    while (up ? power < bytes : power * 2 <= bytes) power *= 2;
+    return power;
+}
+
+}  // namespace
+
+TEST(MemoryPool, SizeClassesArePowersOfTwoThenQuarterSteps) {
+    EXPECT_EQ(MemoryPool::size_class(1), MemoryPool::smallest_class);
+    for (std::size_t bytes : {std::size_t(1), std::size_t(255), std::size_t(257), std::size_t(1000), std::size_t(4096),
+                              std::size_t(65537), std::size_t(1) << 20}) {
+        EXPECT_EQ(MemoryPool::size_class(bytes), std::max(MemoryPool::smallest_class, power_of_two_from(bytes, true)));
+    }
+    for (std::size_t bytes : {(std::size_t(1) << 20) + 1, std::size_t(3000000), std::size_t(123456789)}) {
+        const std::size_t size_class = MemoryPool::size_class(bytes), below = power_of_two_from(bytes, false);
+        EXPECT_GE(size_class, bytes);
+        EXPECT_LT(size_class - bytes, below / 4) << bytes;
+        EXPECT_EQ(size_class % (below / 4), 0u) << bytes;
+    }
+}
+
+TEST(MemoryPool, GivesTheSameBufferBackForTheSameSizeClassOnceItsWorkIsDone) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    cl_mem first = nullptr;
+    {
+        Array<float> a(q, 1000, clalgo::pooled);
+        EXPECT_TRUE(a.pooled());
+        a.fill(q, 1.0f);
+        first = a.buffer()();
+    }
+    q.finish();
+    Array<float> b(q, 900, clalgo::pooled);  // 3600 bytes: the class of 4000, 4096
+    EXPECT_EQ(b.buffer()(), first);
+    EXPECT_EQ(b.size(), 900u);
+    EXPECT_EQ(pool.statistics().hits, 1u);
+    EXPECT_EQ(pool.statistics().misses, 1u);
+    b.fill(q, 2.0f);
+    EXPECT_EQ(b.to_host(q), std::vector<float>(900, 2.0f));
+
+    Array<float> other_class(q, 2000, clalgo::pooled);  // 8000 bytes: a class of its own
+    EXPECT_NE(other_class.buffer()(), first);
+    EXPECT_EQ(pool.statistics().misses, 2u);
+    const auto message = clalgo_test::message_of<std::invalid_argument>([&] { pool.allocate(clalgo_test::queue(), 64); });
+    EXPECT_TRUE(clalgo_test::contains(message, "MemoryPool::allocate: the queue belongs to another context"));
+}
+
+TEST(MemoryPool, CountsBytesInUseAndCachedByClass) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    const std::size_t expected = MemoryPool::size_class(100 * 8) + MemoryPool::size_class(5000 * 4);
+    {
+        Array<std::int64_t> a(q, 100, clalgo::pooled);
+        Array<float> b(q, 5000, clalgo::pooled);
+        const auto held = pool.statistics();
+        EXPECT_EQ(held.bytes_in_use, expected);
+        EXPECT_EQ(held.buffers_in_use, 2u);
+        EXPECT_EQ(held.bytes_cached, 0u);
+        EXPECT_EQ(held.misses, 2u);
+        EXPECT_EQ(held.hits, 0u);
+    }
+    q.finish();
+    const auto back = pool.statistics();
+    EXPECT_EQ(back.bytes_in_use, 0u);
+    EXPECT_EQ(back.buffers_in_use, 0u);
+    EXPECT_EQ(back.bytes_cached, expected);
+    EXPECT_EQ(back.buffers_cached, 2u);
+
+    Array<std::int64_t> moved_from(q, 100, clalgo::pooled);
+    Array<std::int64_t> moved(std::move(moved_from));
+    EXPECT_FALSE(moved_from.pooled());
+    EXPECT_TRUE(moved.pooled());
+    EXPECT_EQ(pool.statistics().buffers_in_use, 1u);
+    moved = Array<std::int64_t>();  // assigning over a pooled array gives its buffer back
+    EXPECT_EQ(pool.statistics().buffers_in_use, 0u);
+    EXPECT_EQ(pool.statistics().buffers_cached, 2u);
+}
+
+TEST(MemoryPool, FreeAllReleasesTheCachedBuffers) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    { Array<float> a(q, 1000, clalgo::pooled); }
+    q.finish();
+    EXPECT_EQ(pool.statistics().buffers_cached, 1u);
+    pool.free_all();
+    EXPECT_EQ(pool.statistics().bytes_cached, 0u);
+    EXPECT_EQ(pool.statistics().buffers_cached, 0u);
+    Array<float> b(q, 1000, clalgo::pooled);
+    EXPECT_EQ(pool.statistics().hits, 0u);
+    EXPECT_EQ(pool.statistics().misses, 2u);
+}
+
+TEST(MemoryPool, KeepsNoMoreThanItsLimitAndDropsTheOldestFirst) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    pool.set_limit_bytes(3 * 4096);
+    EXPECT_EQ(pool.limit_bytes(), 3u * 4096);
+    std::vector<Array<float>> arrays;
+    std::vector<cl_mem> order;
+    for (int k = 0; k < 5; ++k) {
+        arrays.emplace_back(q, 1024, clalgo::pooled);
+        order.push_back(arrays.back().buffer()());
+    }
+    for (auto& array : arrays) {
+        array = Array<float>();
+        EXPECT_LE(pool.statistics().bytes_cached, pool.limit_bytes());
+    }
+    q.finish();
+    EXPECT_EQ(pool.statistics().buffers_cached, 3u);
+    std::vector<Array<float>> again;
+    std::set<cl_mem> reused;
+    for (int k = 0; k < 3; ++k) {
+        again.emplace_back(q, 1024, clalgo::pooled);
+        reused.insert(again.back().buffer()());
+    }
+    EXPECT_EQ(reused, (std::set<cl_mem>{order[2], order[3], order[4]}));
+    EXPECT_EQ(pool.statistics().hits, 3u);
+
+    again.clear();
+    q.finish();
+    { Array<float> too_large(q, 4 * 4096, clalgo::pooled); }  // larger than the limit: released, not kept
+    q.finish();
+    EXPECT_LE(pool.statistics().bytes_cached, pool.limit_bytes());
+    EXPECT_EQ(pool.statistics().buffers_cached, 3u);
+    pool.set_limit_bytes(4096);  // lowering the limit drops the oldest
+    EXPECT_EQ(pool.statistics().buffers_cached, 1u);
+    pool.set_limit_bytes(0);
+    EXPECT_EQ(pool.statistics().buffers_cached, 0u);
+}
+
+TEST(MemoryPool, DoesNotReuseABufferWhileWorkThatUsesItIsPending) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    Gate gate(ctx);
+    cl_mem first = nullptr;
+    {
+        Array<float> a(q, 1000, clalgo::pooled);
+        a.fill(q, 1.0f, {gate.event});  // cannot start before the gate opens
+        first = a.buffer()();
+    }
+    Array<float> b(q, 1000, clalgo::pooled);
+    EXPECT_NE(b.buffer()(), first);
+    EXPECT_EQ(MemoryPool::of(ctx).statistics().hits, 0u);
+    gate.open();
+    q.finish();
+    Array<float> c(q, 1000, clalgo::pooled);
+    EXPECT_EQ(c.buffer()(), first);
+}
+
+TEST(MemoryPool, WaitsForTheWorkEnqueuedBeforeTheReleaseEvenWhereItUsesOtherBuffers) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    Gate gate(ctx);
+    Array<float> unrelated(q, 10);
+    cl_mem first = nullptr;
+    {
+        Array<float> a(q, 1000, clalgo::pooled);
+        first = a.buffer()();
+        unrelated.fill(q, 1.0f, {gate.event});  // a kernel enqueued earlier may still use `a`: the queue is held
+    }
+    Array<float> b(q, 1000, clalgo::pooled);
+    EXPECT_NE(b.buffer()(), first);
+    gate.open();
+    q.finish();
+    Array<float> c(q, 1000, clalgo::pooled);
+    EXPECT_EQ(c.buffer()(), first);
+}
+
+TEST(MemoryPool, DoesNotReuseABufferAViewStillHolds) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    clalgo::ArrayView<float> view;
+    cl_mem first = nullptr;
+    {
+        Array<float> a(q, 1000, clalgo::pooled);
+        a.fill(q, 3.0f);
+        first = a.buffer()();
+        view = a.view(0, 1000);
+    }
+    q.finish();
+    Array<float> b(q, 1000, clalgo::pooled);
+    EXPECT_NE(b.buffer()(), first);
+    b.fill(q, 4.0f);
+    EXPECT_EQ(view.to_host(q), std::vector<float>(1000, 3.0f));
+    view = clalgo::ArrayView<float>();
+    Array<float> c(q, 1000, clalgo::pooled);
+    EXPECT_EQ(c.buffer()(), first);
+}
+
+TEST(MemoryPool, IsOffWithClalgoPoolZero) {
+    ScopedVariable off("CLALGO_POOL", "0");
+    auto ctx = fresh_context(true);
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    EXPECT_FALSE(pool.enabled());
+    {
+        Array<float> a(q, 1000, clalgo::pooled);
+        EXPECT_FALSE(a.pooled());
+        a.fill(q, 5.0f);
+        EXPECT_EQ(a.to_host(q), std::vector<float>(1000, 5.0f));
+    }
+    const auto stats = pool.statistics();
+    EXPECT_EQ(stats.hits + stats.misses, 0u);
+    EXPECT_EQ(stats.bytes_cached, 0u);
+    EXPECT_EQ(stats.bytes_in_use, 0u);
+    auto values = clalgo::to_device(q, std::vector<int>{1, -2, 3});
+    auto [kept, count] = clalgo::copy_if(q, values, "ary[i] > 0");
+    EXPECT_FALSE(kept.pooled());
+    EXPECT_EQ(count.get(q), 2);
+    EXPECT_EQ(pool.statistics().misses, 0u);
+}
+
+TEST(MemoryPool, ReadsItsVariablesAndRefusesValuesOutsideTheirRange) {
+    {
+        ScopedVariable limit("CLALGO_POOL_LIMIT_MB", "3"), on("CLALGO_POOL", "on");
+        EXPECT_EQ(MemoryPool::of(fresh_context(true)).limit_bytes(), std::size_t(3) << 20);
+        EXPECT_TRUE(MemoryPool::of(fresh_context(true)).enabled());
+    }
+    auto ctx = fresh_context();  // configured with neither variable set
+    EXPECT_EQ(MemoryPool::of(ctx).limit_bytes(), std::size_t(ctx.info().global_memory_bytes / 4));
+    {
+        ScopedVariable bad("CLALGO_POOL", "maybe");
+        auto ctx = fresh_context(true);
+        clalgo::Queue q(ctx);
+        const auto message = clalgo_test::message_of<std::invalid_argument>([&] { Array<float> a(q, 10, clalgo::pooled); });
+        EXPECT_TRUE(clalgo_test::contains(message, "CLALGO_POOL='maybe'"));
+    }
+    {
+        ScopedVariable bad("CLALGO_POOL_LIMIT_MB", "-1");
+        const auto message = clalgo_test::message_of<std::invalid_argument>([&] { MemoryPool::of(fresh_context(true)); });
+        EXPECT_TRUE(clalgo_test::contains(message, "CLALGO_POOL_LIMIT_MB='-1'"));
+        EXPECT_TRUE(clalgo_test::contains(message, "whole number"));
+    }
+}
+
+TEST(MemoryPool, TurnedOffReleasesWhatItHoldsAndWhatComesBack) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    Array<float> in_use(q, 1000, clalgo::pooled);
+    { Array<float> a(q, 3000, clalgo::pooled); }
+    q.finish();
+    EXPECT_EQ(pool.statistics().buffers_cached, 1u);
+    pool.set_enabled(false);
+    EXPECT_EQ(pool.statistics().buffers_cached, 0u);
+    in_use = Array<float>();
+    EXPECT_EQ(pool.statistics().buffers_in_use, 0u);
+    EXPECT_EQ(pool.statistics().buffers_cached, 0u);
+    pool.set_enabled(true);
+    Array<float> again(q, 1000, clalgo::pooled);
+    EXPECT_TRUE(again.pooled());
+}
+
+TEST(MemoryPool, ServesSeveralThreadsAtOnce) {
+    auto ctx = fresh_context();
+    auto& pool = MemoryPool::of(ctx);
+    constexpr int threads = 4, rounds = 60;
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            clalgo::Queue q(ctx);
+            for (int round = 0; round < rounds; ++round) {
+                const std::size_t n = 100 + std::size_t(round % 5) * 300;
+                Array<std::int32_t> a(q, n, clalgo::pooled);
+                const std::int32_t value = t * 1000 + round;
+                a.fill(q, value);
+                if (a.to_host(q) != std::vector<std::int32_t>(n, value)) ++wrong;
+            }
+            q.finish();
+        });
+    }
+    for (auto& worker : workers) worker.join();
+    EXPECT_EQ(wrong.load(), 0);
+    const auto stats = pool.statistics();
+    EXPECT_EQ(stats.hits + stats.misses, std::uint64_t(threads) * rounds);
+    EXPECT_GT(stats.hits, 0u);
+    EXPECT_EQ(stats.buffers_in_use, 0u);
+    EXPECT_EQ(stats.bytes_in_use, 0u);
+}
+
+TEST(MemoryPool, AnArrayThatOutlivesItsContextIsReleased) {
+    std::optional<Array<float>> survivor;
+    {
+        auto ctx = fresh_context();
+        clalgo::Queue q(ctx);
+        survivor.emplace(q, 100, clalgo::pooled);
+        survivor->fill(q, 1.0f);
+        q.finish();
+    }
+    survivor.reset();  // the pool went with the context: the buffer is released, nothing is touched
+    SUCCEED();
+}
+
+TEST(MemoryPool, AllocatingAlgorithmsDrawFromItAndStayCorrectAcrossCalls) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    for (int call = 0; call < 30; ++call) {
+        const std::size_t n = 500 + std::size_t(call % 7) * 1111;
+        const auto host = clalgo_test::random_values<std::int32_t>(n, std::uint64_t(call));
+        auto values = clalgo::to_device(q, host);
+
+        std::vector<std::int32_t> expected_kept;
+        std::copy_if(host.begin(), host.end(), std::back_inserter(expected_kept), [&](std::int32_t v) { return v > call; });
+        auto [kept, count] = clalgo::copy_if(q, values, "ary[i] > " + std::to_string(call));
+        EXPECT_TRUE(kept.pooled());
+        EXPECT_TRUE(count.device.pooled());
+        ASSERT_EQ(count.get(q), std::int64_t(expected_kept.size())) << call;
+        EXPECT_EQ(kept.view(0, expected_kept.size()).to_host(q), expected_kept) << call;
+
+        std::vector<std::int64_t> expected_order(n);
+        std::iota(expected_order.begin(), expected_order.end(), 0);
+        std::stable_sort(expected_order.begin(), expected_order.end(),
+                         [&](std::int64_t x, std::int64_t y) { return host[x] < host[y]; });
+        auto order = clalgo::argsort(q, values);
+        EXPECT_TRUE(order.pooled());
+        EXPECT_EQ(order.to_host(q), expected_order) << call;
+
+        std::vector<std::int32_t> keys(n);
+        for (std::size_t k = 0; k < n; ++k) keys[k] = std::int32_t(k / 3);
+        std::vector<std::int32_t> expected_sums;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (k % 3 == 0) expected_sums.push_back(0);
+            expected_sums.back() += host[k];
+        }
+        auto device_keys = clalgo::to_device(q, keys);
+        auto runs = clalgo::reduce_by_key(q, device_keys, values, "a + b", "0");
+        ASSERT_EQ(runs.count.get(q), std::int64_t(expected_sums.size())) << call;
+        EXPECT_EQ(runs.values.view(0, expected_sums.size()).to_host(q), expected_sums) << call;
+    }
+    const auto stats = pool.statistics();
+    EXPECT_GT(stats.hits, stats.misses);
+    EXPECT_LE(stats.bytes_cached, pool.limit_bytes());
+}
+
+TEST(MemoryPool, KernelScratchIsDrawnFromIt) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto values = clalgo::to_device(q, std::vector<float>(100000, 1.0f));  // a plain array: not counted
+    EXPECT_FALSE(values.pooled());
+    clalgo::ReductionKernel<float> sum(ctx, "0", "a+b", "x[i]", "const float *x");
+    EXPECT_EQ(sum(q, values), 100000.0f);
+    EXPECT_GE(MemoryPool::of(ctx).statistics().buffers_in_use, 1u);  // the partial sums it keeps for q
+}
+
+TEST(MemoryPoolDocs, ReuseLimitAndStatistics) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    // doc: docs/memory-pool.md
+    auto& pool = clalgo::MemoryPool::of(ctx);
+    {
+        clalgo::Array<float> scratch(q, 1000, clalgo::pooled);  // a new buffer of 4096 bytes (its size class)
+        scratch.fill(q, 0.0f);
+    }                                                          // given back; reusable once the fill is done
+    q.finish();
+    clalgo::Array<float> again(q, 900, clalgo::pooled);        // the same class: the same buffer, no allocation
+    clalgo::MemoryPoolStatistics stats = pool.statistics();    // hits 1, misses 1, bytes_in_use 4096
+    pool.set_limit_bytes(std::size_t(64) << 20);              // keep at most 64 MiB for reuse
+    pool.free_all();                                           // release what it keeps now
+    EXPECT_EQ(stats.hits, 1u);
+    EXPECT_EQ(stats.misses, 1u);
+    EXPECT_EQ(stats.bytes_in_use, 4096u);
+    EXPECT_EQ(pool.limit_bytes(), std::size_t(64) << 20);
+    EXPECT_EQ(pool.statistics().buffers_cached, 0u);
+}
