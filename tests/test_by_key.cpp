@@ -383,6 +383,22 @@ TEST(Histogram, BinExpressionOverDeclaredArguments) {
     EXPECT_EQ(bins.to_host(queue()), expected);
 }
 
+TEST(Histogram, RangesOfEveryStepCountTheirOwnIndices) {
+    // a step of 1 takes the kernel's 32-bit loop, any other step (and starts past 0) the general one
+    const std::size_t n = 20011;
+    const auto values = clalgo_test::random_values<std::int32_t>(n, 5);
+    clalgo::HistogramKernel<std::int32_t> by_digit(context(), "const int *x", "abs(x[i]) % 10");
+    auto d_values = clalgo::to_device(queue(), values);
+    clalgo::Array<std::int32_t> bins(queue(), 10);
+    const std::int64_t ranges[][3] = {{0, 20011, 1}, {17, 19999, 1}, {3, 20011, 3}, {20010, -1, -2}, {5, 6, 7}};
+    for (const auto& r : ranges) {
+        by_digit(queue(), bins, clalgo::range(r[0], r[1], r[2]), d_values);
+        std::vector<std::int32_t> expected(10, 0);
+        for (std::int64_t i = r[0]; r[2] > 0 ? i < r[1] : i > r[1]; i += r[2]) ++expected[std::abs(values[i]) % 10];
+        EXPECT_EQ(bins.to_host(queue()), expected) << "range(" << r[0] << ", " << r[1] << ", " << r[2] << ")";
+    }
+}
+
 TEST(Histogram, WorkGroupPathWithLocalAtomicsAndGlobalFallback) {
     setenv("CLALGO_HISTOGRAM_GROUP_SIZE", "64", 1);
     const std::size_t n = (std::size_t(1) << 20) + 3;

@@ -17,6 +17,11 @@ typedef ${count_type} clalgo_count_t;
 #define CLALGO_LOCAL_BINS ${local_bins}
 #define CLALGO_CONTIGUOUS_CHUNKS ${contiguous_chunks}
 #define CLALGO_UNROLL 4
+#if CLALGO_GROUP_SIZE == 1
+#define CLALGO_LOCAL_INC(p) ++*(p)
+#else
+#define CLALGO_LOCAL_INC(p) atomic_inc(p)
+#endif
 #define clalgo_global_add(p, v) ${global_add}
 #define clalgo_global_take(p) ${global_take}
 #if ${nvidia}
@@ -50,32 +55,49 @@ void ${name}(
     const long clalgo_begin = get_global_id(0), clalgo_end = n, clalgo_stride = get_global_size(0);
 #endif
     /* CLALGO_UNROLL bins computed (their reads in flight together), then counted. (Moving the index by additions
-       instead of computing it from clalgo_k measured about 45 % slower at 2^24-2^28 on an H100.) */
-    for (long clalgo_base = clalgo_begin; clalgo_base < clalgo_end; clalgo_base += CLALGO_UNROLL * clalgo_stride) {
-        long clalgo_bin[CLALGO_UNROLL];
+       instead of computing it from clalgo_k measured about 45 % slower at 2^24-2^28 on an H100.) Steps of 1 over
+       fewer than 2^31 indices (every histogram of an array) take a loop with 32-bit counters and no
+       multiplication; the bin expression is written in both loops. */
+#define CLALGO_COUNT(clalgo_b)                                                       \
+    if ((ulong)(clalgo_b) < (ulong)clalgo_bins) {                                    \
+        if (clalgo_local)                                                            \
+            CLALGO_LOCAL_INC(&clalgo_private[clalgo_b]);                             \
+        else                                                                         \
+            clalgo_global_add(&clalgo_sums[clalgo_b], (clalgo_count_t)1);            \
+    }
+    if (clalgo_step == 1 && clalgo_end < (long)INT_MAX - (long)CLALGO_UNROLL * clalgo_stride) {
+        const uint clalgo_unit_stride = (uint)clalgo_stride, clalgo_unit_end = (uint)clalgo_end;
+        for (uint clalgo_base = (uint)clalgo_begin; clalgo_base < clalgo_unit_end;
+             clalgo_base += CLALGO_UNROLL * clalgo_unit_stride) {
+            long clalgo_bin[CLALGO_UNROLL];
 #pragma unroll
-        for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
-            const long clalgo_k = clalgo_base + clalgo_u * clalgo_stride;
-            clalgo_bin[clalgo_u] = -1;
-            if (clalgo_k < clalgo_end) {
-                const long i = clalgo_start + clalgo_k * clalgo_step;
-                clalgo_bin[clalgo_u] = (long)(${bin_expr});
-            }
-        }
-#pragma unroll
-        for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
-            const long clalgo_b = clalgo_bin[clalgo_u];
-            if (clalgo_b >= 0 && clalgo_b < clalgo_bins) {
-                if (clalgo_local) {
-#if CLALGO_GROUP_SIZE == 1
-                    ++clalgo_private[clalgo_b];
-#else
-                    atomic_inc(&clalgo_private[clalgo_b]);
-#endif
-                } else {
-                    clalgo_global_add(&clalgo_sums[clalgo_b], (clalgo_count_t)1);
+            for (uint clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
+                const uint clalgo_k = clalgo_base + clalgo_u * clalgo_unit_stride;
+                clalgo_bin[clalgo_u] = -1;
+                if (clalgo_k < clalgo_unit_end) {
+                    const long i = clalgo_start + (long)clalgo_k;
+                    clalgo_bin[clalgo_u] = (long)(${bin_expr});
                 }
             }
+#pragma unroll
+            for (uint clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+                CLALGO_COUNT(clalgo_bin[clalgo_u])
+        }
+    } else {
+        for (long clalgo_base = clalgo_begin; clalgo_base < clalgo_end; clalgo_base += CLALGO_UNROLL * clalgo_stride) {
+            long clalgo_bin[CLALGO_UNROLL];
+#pragma unroll
+            for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u) {
+                const long clalgo_k = clalgo_base + clalgo_u * clalgo_stride;
+                clalgo_bin[clalgo_u] = -1;
+                if (clalgo_k < clalgo_end) {
+                    const long i = clalgo_start + clalgo_k * clalgo_step;
+                    clalgo_bin[clalgo_u] = (long)(${bin_expr});
+                }
+            }
+#pragma unroll
+            for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
+                CLALGO_COUNT(clalgo_bin[clalgo_u])
         }
     }
     if (clalgo_local) {
