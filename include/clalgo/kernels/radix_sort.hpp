@@ -289,18 +289,29 @@ private:
                     .set("clalgo_values_out_offset", values_at[values_to].offset);
             }
         };
+        // The queue is in order: the first command waits for the caller's events, the others follow it without a
+        // wait list, and only the call's last command makes an event (each costs the driver time at small sizes).
         auto run = [&](const char* name, const detail::Signature& sig, std::size_t global, std::size_t local,
-                       const auto& set) {
+                       const auto& set, bool last = false) {
             cl::Kernel& kernel = on.kernel(name);
             detail::KernelArguments arguments(kernel, sig);
             set(arguments);
             arguments.done();
-            wait = {detail::launch(queue, kernel, global, local, wait, "radix_sort")};
+            cl::Event done;
+            try {
+                queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
+                                                 detail::wait_list(wait), last ? &done : nullptr);
+            } catch (const cl::Error& error) {
+                detail::rethrow(error, "launching radix_sort");
+            }
+            wait.clear();
+            if (last) wait.push_back(done);
         };
-        auto copy_result = [&](Where from) {
-            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait);
-            if (values_in) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait);
+        auto copy_result = [&](Where from, bool last) {
+            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, last && !values_in);
+            if (values_in) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, last);
         };
+        auto finished = [&] { return wait.empty() ? detail::marker(queue, {}) : wait.back(); };
 
         if (policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile()) {
             // values are gathered, so they cannot be written over their own input
@@ -309,13 +320,13 @@ private:
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
                 a.set("clalgo_flip", flip);
                 set_moved(a, input, output, values_to);
-            });
-            if (values_in_place) copy(queue, values_at[spare], values_at[output], n, sizeof(ValueType), wait);
-            return wait.back();
+            }, !values_in_place);
+            if (values_in_place) copy(queue, values_at[spare], values_at[output], n, sizeof(ValueType), wait, true);
+            return finished();
         }
         if (passes == 0) {  // an empty bit range: the keys as they are
-            copy_result(input);
-            return wait.back();
+            copy_result(input, true);
+            return finished();
         }
 
         // where each digit writes: the last into the output; in place, the first into the spare copy
@@ -346,6 +357,7 @@ private:
                 const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
                 const cl_uint epoch = ++scratch.epoch;
                 const Where to = destination(pass);
+                const bool last = pass + 1 == passes && to == output;
                 detail::OnesweepPass args{};
                 args.n = static_cast<cl_long>(n);
                 args.flip = flip;
@@ -366,7 +378,7 @@ private:
                     a.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_out_base", keys_at[to].buffer);
                     if (values_in)
                         a.set("clalgo_values_in_base", values_at[from].buffer).set("clalgo_values_out_base", values_at[to].buffer);
-                });
+                }, last);
                 from = to;
             }
         } else {
@@ -392,25 +404,26 @@ private:
                     a.set("clalgo_shift", shift).set("clalgo_mask", mask).set("clalgo_flip", flip);
                     a.set("clalgo_counts", scratch.counts.buffer);
                     set_moved(a, from, to, to);
-                });
+                }, pass + 1 == passes && to == output);
                 from = to;
             }
         }
-        if (from != output) copy_result(from);  // an odd number of digits in place left the result in the spare copy
-        return wait.back();
+        if (from != output) copy_result(from, true);  // an odd number of digits in place left the result in the spare copy
+        return finished();
     }
 
     /// Copies `count` elements of `size` bytes; the places' offsets are in elements.
     static void copy(const Queue& queue, const Place& from, const Place& to, std::uint64_t count, std::size_t size,
-                     std::vector<cl::Event>& wait) {
+                     std::vector<cl::Event>& wait, bool last) {
         cl::Event done;
         try {
             queue.get().enqueueCopyBuffer(from.buffer, to.buffer, from.offset * size, to.offset * size, count * size,
-                                          detail::wait_list(wait), &done);
+                                          detail::wait_list(wait), last ? &done : nullptr);
         } catch (const cl::Error& error) {
             detail::rethrow(error, "copying the radix sort's result");
         }
-        wait = {done};
+        wait.clear();
+        if (last) wait.push_back(done);
     }
 
     SortAlgorithm requested_;
