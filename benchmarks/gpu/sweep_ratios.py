@@ -26,33 +26,39 @@ PAIRS = [
     ("segmented_reduce/clalgo_256_float", "cub_segmented_reduce_256_float"),
 ]
 
-cub = {}
-for line in open(sys.argv[1]):
-    match = re.match(r"(\w+) n=(\d+): ([\d.]+) ms", line)
-    if match:
-        cub[(match.group(1), int(match.group(2)))] = float(match.group(3)) * 1000.0
-clalgo = {}
-for path in sys.argv[2:]:
-    try:
-        runs = json.load(open(path))["benchmarks"]
-    except (OSError, ValueError) as error:
-        print(f"(skipping {path}: {error})")
-        continue
-    for run in runs:
-        match = re.match(r"(.+)/(\d+)/manual_time", run["run_name"])
-        if match and run.get("aggregate_name") == "median":
-            clalgo[(match.group(1), int(match.group(2)))] = run["real_time"]  # microseconds
-sizes = sorted({n for (_, n) in cub})
-print("| clalgo µs / CUB µs (ratio: CUB time / clalgo time) | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) + " |")
-print("|---" * (len(sizes) + 1) + "|")
-for mine, theirs in PAIRS:
-    if not any((mine, n) in clalgo for n in sizes):
-        continue
-    cells = []
-    for n in sizes:
-        if (mine, n) in clalgo and (theirs, n) in cub:
-            a, b = clalgo[(mine, n)], cub[(theirs, n)]
-            cells.append(f"{a:.0f} / {b:.0f} ({b / a:.2f})")
-        else:
-            cells.append("not run")
-    print(f"| {mine} | " + " | ".join(cells) + " |")
+
+def main():
+    cub = {}
+    for line in open(sys.argv[1]):
+        match = re.match(r"(\w+) n=(\d+): ([\d.]+) ms", line)
+        if match:
+            cub[(match.group(1), int(match.group(2)))] = float(match.group(3)) * 1000.0
+    clalgo = {}
+    for path in sys.argv[2:]:
+        try:
+            runs = json.load(open(path))["benchmarks"]
+        except (OSError, ValueError) as error:
+            print(f"(skipping {path}: {error})")
+            continue
+        for run in runs:
+            match = re.match(r"(.+)/(\d+)/manual_time", run["run_name"])
+            if match and run.get("aggregate_name") == "median":
+                clalgo[(match.group(1), int(match.group(2)))] = run["real_time"]  # microseconds
+    sizes = sorted({n for (_, n) in cub})
+    print("| clalgo µs / CUB µs (ratio: CUB time / clalgo time) | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) + " |")
+    print("|---" * (len(sizes) + 1) + "|")
+    for mine, theirs in PAIRS:
+        if not any((mine, n) in clalgo for n in sizes):
+            continue
+        cells = []
+        for n in sizes:
+            if (mine, n) in clalgo and (theirs, n) in cub:
+                a, b = clalgo[(mine, n)], cub[(theirs, n)]
+                cells.append(f"{a:.0f} / {b:.0f} ({b / a:.2f})")
+            else:
+                cells.append("not run")
+        print(f"| {mine} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
