@@ -191,6 +191,46 @@ TEST(ReduceByKey, EveryScanAlgorithmWithNarrowAndWideRunCounts) {
     }
 }
 
+TEST(ReduceByKey, SinglePassWithTheStatusAndEightByteValueInOneWideWordOrApart) {
+    // (run count, float) pairs are 8 bytes: CLALGO_SCAN_WIDE_STATUS=1 publishes them with the look-back status in
+    // one 16-byte word (NVIDIA's default), 0 apart from it behind a device fence
+    for (const char* wide : {"1", "0"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SCAN_WIDE_STATUS", wide);
+        clalgo::detail::ByKeySpec spec;
+        spec.name = std::string("reduce_by_key_wide_") + wide;
+        spec.key_type = "int";
+        spec.value_type = "float";
+        spec.reduce_expr = "a+b";
+        spec.neutral = "0";
+        spec.algorithm = clalgo::ScanAlgorithm::single_pass;
+        const clalgo::detail::ByKeyKernel<cl_uint, float> kernel(context(), spec);
+        EXPECT_EQ(kernel.source().find("#define CLALGO_PACKED 2") != std::string::npos, wide[0] == '1');
+        for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(255), std::size_t(257), std::size_t(4097),
+                              std::size_t(100003)}) {
+            const auto keys = run_keys<std::int32_t>(n, 64, n + 3);
+            std::vector<float> values;
+            for (std::int32_t v : clalgo_test::random_values<std::int32_t>(n, n + 5)) values.push_back(float(v % 9));
+            const auto expected = cpu_by_key(keys, values, [](float a, float b) { return a + b; }, true);
+            auto d_keys = clalgo::to_device(queue(), keys);
+            auto d_values = clalgo::to_device(queue(), values);
+            clalgo::Array<std::int32_t> keys_out(queue(), n);
+            clalgo::Array<float> sums(queue(), n);
+            clalgo::Array<std::int64_t> count(queue(), 1);
+            for (int call = 0; call < 2; ++call) {  // the second call reads words the first left, of an older epoch
+                kernel.enqueue(queue(), d_keys.view(), d_values.view(), keys_out.view(), sums.view(), count.view());
+                const std::int64_t runs = count.to_host(queue())[0];
+                ASSERT_EQ(runs, static_cast<std::int64_t>(expected.first.size())) << "wide " << wide << ", n = " << n;
+                const auto got_keys = keys_out.to_host(queue());
+                const auto got_sums = sums.to_host(queue());
+                for (std::int64_t r = 0; r < runs; ++r) {
+                    ASSERT_EQ(got_keys[r], expected.first[r]) << "wide " << wide << ", n = " << n << ", run " << r;
+                    ASSERT_EQ(got_sums[r], expected.second[r]) << "wide " << wide << ", n = " << n << ", run " << r;
+                }
+            }
+        }
+    }
+}
+
 TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {
     const auto keys = run_keys<std::int32_t>(1000, 1, 3);  // 1000 runs
     auto d_keys = clalgo::to_device(queue(), keys);

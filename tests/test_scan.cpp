@@ -756,3 +756,25 @@ TEST(GenericScan, BadScanExpressionThrowsBuildErrorQuotingIt) {
         EXPECT_TRUE(contains(message, "broken"));
     }
 }
+
+TEST(GenericScan, SinglePassCarriesEightByteValuesInOneWideStatusWord) {
+    // CLALGO_SCAN_WIDE_STATUS=1: the look-back publishes a tile's status and its 8-byte total in one 16-byte word
+    // (NVIDIA's default for such values); the scans must match the CPU's over many tiles, call after call
+    clalgo_test::ScopedVariable wide("CLALGO_SCAN_WIDE_STATUS", "1");
+    const clalgo::InclusiveScanKernel<std::int64_t> longs(context(), "a+b", "0",
+                                                          options_for(ScanAlgorithm::single_pass, "wide_long_scan"));
+    EXPECT_NE(longs.source().find("#define CLALGO_PACKED 2"), std::string::npos);
+    for (std::size_t n : boundary_sizes()) {
+        SCOPED_TRACE("n=" + std::to_string(n));
+        const auto values = clalgo_test::random_values<std::int64_t>(n, n + 91);
+        std::vector<std::int64_t> expected(n);
+        std::int64_t sum = 0;
+        for (std::size_t k = 0; k < n; ++k) expected[k] = sum += values[k];
+        auto device = clalgo::to_device(queue(), values);
+        clalgo::Array<std::int64_t> out(queue(), n);
+        for (int call = 0; call < 2; ++call) {
+            longs(queue(), device, out);
+            ASSERT_EQ(out.to_host(queue()), expected);
+        }
+    }
+}

@@ -7,7 +7,8 @@ namespace clalgo::detail::cl_source {
 
 inline constexpr const char* scan_look_back = R"CLC(
 /* Look-back status of a tile, tagged with the call's epoch so that words left by earlier calls read as
-   "not yet published". With 4-byte values, status and value travel together in one 64-bit word. */
+   "not yet published". With 4-byte values, status and value travel together in one 64-bit word; with values of
+   up to 8 bytes on NVIDIA, in one 16-byte word written and read as one access (CLALGO_PACKED 2). */
 #define CLALGO_NOT_PUBLISHED 0u
 #define CLALGO_AGGREGATE 1u
 #define CLALGO_INCLUSIVE 2u
@@ -21,7 +22,33 @@ inline constexpr const char* scan_look_back = R"CLC(
 #define CLALGO_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
-#if CLALGO_PACKED
+#if CLALGO_PACKED == 2
+typedef union { clalgo_value_t value; ulong bits; } clalgo_word_t;
+
+inline void clalgo_publish(__global ulong2 *status, __global clalgo_value_t *aggregates, __global clalgo_value_t *inclusives,
+                           uint tile, uint epoch, uint kind, clalgo_value_t value, uint flag)
+{
+    clalgo_word_t word;
+    word.bits = 0;
+    word.value = value;
+    const ulong tag = ((ulong)epoch << 3) | ((ulong)flag << 2) | kind;
+    *(volatile __global ulong2 *)&status[tile] = (ulong2)(tag, word.bits);
+}
+
+inline uint clalgo_read_status(__global ulong2 *status, __global clalgo_value_t *aggregates, __global clalgo_value_t *inclusives,
+                               uint tile, uint epoch, clalgo_value_t *value, uint *flag)
+{
+    const ulong2 packed = *(volatile __global ulong2 *)&status[tile];
+    const uint tag = (uint)packed.x;
+    if ((tag >> 3) != epoch)
+        return CLALGO_NOT_PUBLISHED;
+    clalgo_word_t word;
+    word.bits = packed.y;
+    *value = word.value;
+    *flag = (tag >> 2) & 1;
+    return tag & 3;
+}
+#elif CLALGO_PACKED
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 typedef union { clalgo_value_t value; uint bits; } clalgo_word_t;
 

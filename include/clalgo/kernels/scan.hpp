@@ -131,7 +131,7 @@ public:
                                                                     !stages.value_type.empty()},
                                           detail::tuned_values(info));
             const detail::ScanPlan& plan = on.plan;
-            const std::string status_type = plan.packed_status ? "ulong" : "uint";
+            const std::string status_type = plan.packed_status ? "ulong" : plan.wide_packed_status ? "ulong2" : "uint";
             std::string pattern = detail::cl_source::scan_tile;
             if (plan.algorithm == ScanAlgorithm::single_pass) {
                 pattern += detail::cl_source::scan_look_back;
@@ -156,7 +156,7 @@ public:
                 {"segmented", detail::library_text(segmented_ ? "1" : "0")},
                 {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
                 {"nvidia", detail::library_text(plan.device_fence_ptx ? "1" : "0")},
-                {"packed_status", detail::library_text(plan.packed_status ? "1" : "0")},
+                {"packed_status", detail::library_text(plan.packed_status ? "1" : plan.wide_packed_status ? "2" : "0")},
                 {"status_type", detail::library_text(status_type)},
                 {"uses_last_item", detail::library_text(uses_last_item_ ? "1" : "0")},
                 {"neutral", detail::user_text("neutral", neutral)},
@@ -265,10 +265,11 @@ public:
             const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), plan.tile()));
             if (tiles > 0xffffffffull)
                 throw std::invalid_argument("clalgo: " + options_.name + ": too many tiles for one scan");
-            const std::size_t word = plan.packed_status ? 8 : 4;
+            const bool packed = plan.packed_status || plan.wide_packed_status;
+            const std::size_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
             scratch.ticket.reserve_zeroed(queue, 4);
             const bool fresh = scratch.status.reserve(queue, tiles * word);
-            if (!plan.packed_status) {
+            if (!packed) {
                 scratch.aggregates.reserve(queue, tiles * value_size_);
                 scratch.inclusives.reserve(queue, tiles * value_size_);
             }
@@ -284,8 +285,8 @@ public:
                 .set("clalgo_tiles", static_cast<cl_uint>(tiles))
                 .set("clalgo_ticket", scratch.ticket.buffer)
                 .set("clalgo_status", scratch.status.buffer)
-                .set("clalgo_aggregates", plan.packed_status ? scratch.status.buffer : scratch.aggregates.buffer)
-                .set("clalgo_inclusives", plan.packed_status ? scratch.status.buffer : scratch.inclusives.buffer)
+                .set("clalgo_aggregates", packed ? scratch.status.buffer : scratch.aggregates.buffer)
+                .set("clalgo_inclusives", packed ? scratch.status.buffer : scratch.inclusives.buffer)
                 .set("clalgo_total_base", total_buffer)
                 .set("clalgo_total_offset", total_offset)
                 .user(bound);

@@ -36,6 +36,9 @@ struct ScanPlan {
     std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks
     bool warp_shuffle = false;
     bool packed_status = false;   ///< look-back status and value in one 64-bit word
+    /// look-back status and a value of 5 to 8 bytes in one 16-byte word, written and read as one 16-byte access
+    /// (NVIDIA, as CUB's tile state does; CLALGO_SCAN_WIDE_STATUS switches it)
+    bool wide_packed_status = false;
     bool ballot_compaction = false;  ///< compaction by warp ballots, with no scan of values (NVIDIA, single pass)
     bool device_fence_ptx = false;   ///< publish look-back values with NVIDIA's membar.gl (inline PTX)
     std::size_t tile() const { return group_size * items; }
@@ -100,6 +103,13 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     while (plan.group_size > 32 && scan_local_bytes(plan, traits) + 1024 > info.local_memory_bytes) plan.group_size /= 2;
     plan.warp_shuffle = nvidia && traits.value_size % 4 == 0 && plan.group_size >= 32;
     plan.packed_status = traits.value_size <= 4 && info.has_int64_atomics;
+    // 2^28 reduce_by_key pairs and 8-byte scans on an H100 measured faster with one 16-byte word than with the
+    // status and the value apart, a device fence between them (docs/performance.md)
+    plan.wide_packed_status = !plan.packed_status && traits.value_size <= 8 && nvidia &&
+                              plan.algorithm == ScanAlgorithm::single_pass;
+    if (auto wide = tuning_switch("CLALGO_SCAN_WIDE_STATUS"))
+        plan.wide_packed_status = *wide && !plan.packed_status && traits.value_size <= 8 &&
+                                  plan.algorithm == ScanAlgorithm::single_pass;
     plan.ballot_compaction = ballot && plan.warp_shuffle && plan.group_size % 32 == 0 && plan.items <= 64;
     plan.max_groups = std::size_t(info.compute_units) * (cpu ? 4 : 8);
     return plan;
