@@ -240,7 +240,7 @@ public:
     /// For algorithms built on the scan, whose arguments are known only at run time: the call with its
     /// arguments already bound, checked here like any call.
     cl::Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
-                            const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
+                            std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices, composed_);
