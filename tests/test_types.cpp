@@ -148,7 +148,7 @@ TEST(TypeName, VectorNamesHaveTheCppSizeOnTheDevice) {
 }
 
 TEST(TypeName, ThrowsForUnregisteredStruct) {
-    // (bool, long double and std::complex do not compile: tests/compile_errors/)
+    // (bool, long double and std::complex<long double> do not compile: tests/compile_errors/)
     EXPECT_TRUE(contains(message_of<std::invalid_argument>([] { clalgo::type_name<NeverRegistered>(); }),
                          "register_struct"));
 }

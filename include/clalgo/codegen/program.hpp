@@ -4,6 +4,7 @@
 // registered struct has the same layout on the device as in C++.
 #pragma once
 
+#include <clalgo/codegen/complex.hpp>
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -24,10 +25,12 @@
 
 namespace clalgo::detail {
 
-/// Extension pragmas and the definitions of the registered structs among `types`.
+/// Extension pragmas, the complex functions (codegen/complex.hpp) and the definitions of the registered structs
+/// among `types`.
 inline std::string program_prologue(const DeviceInfo& info, const std::vector<std::string>& types) {
     std::string text;
     if (info.has_fp64) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    text += complex_prologue(info.has_fp64);
     std::set<std::string> defined;
     for (const auto& type : types) {
         auto registered = StructRegistry::instance().find(type);

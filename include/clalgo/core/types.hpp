@@ -1,5 +1,6 @@
 // C++ types and their OpenCL C names: every fixed-width integer, float, double, the OpenCL vector types
-// (cl_float4 -> "float4", ...) and user structs registered with their OpenCL C definition.
+// (cl_float4 -> "float4", ...), std::complex<float> and <double> ("float2", "double2": real in .x, imaginary in
+// .y) and user structs registered with their OpenCL C definition.
 //   clalgo::type_name<std::int64_t>()  == "long"
 //   struct MinMax { float lo, hi; std::int64_t where; };
 //   clalgo::register_struct<MinMax>("min_max", "typedef struct { float lo, hi; long where; } min_max;",
@@ -99,6 +100,9 @@ CLALGO_VECTOR_TYPE(ulong)
 CLALGO_VECTOR_TYPE(float)
 CLALGO_VECTOR_TYPE(double)
 #undef CLALGO_VECTOR_TYPE
+// std::complex<F> is (real, imaginary) in memory, as float2 and double2 are (x, y)
+template <> struct VectorTypeName<std::complex<float>> { static constexpr const char* value = "float2"; };
+template <> struct VectorTypeName<std::complex<double>> { static constexpr const char* value = "double2"; };
 
 /// The OpenCL C name of an arithmetic C++ type, by signedness and width (so int64_t is "long" whatever the
 /// platform calls it); nullptr for a type with none.
@@ -164,8 +168,8 @@ std::string type_name() {
     static_assert(!std::is_same_v<U, bool>,
                   "clalgo: bool has no OpenCL C type of a fixed size: use std::uint8_t (uchar) or int instead");
     static_assert(!std::is_same_v<U, long double>, "clalgo: long double has no OpenCL C type: use double instead");
-    static_assert(!detail::IsStdComplex<U>::value,
-                  "clalgo: std::complex has no OpenCL C type: use cl_float2 or cl_double2 (real, imaginary)");
+    static_assert(!detail::IsStdComplex<U>::value || detail::VectorTypeName<U>::value != nullptr,
+                  "clalgo: std::complex<long double> has no OpenCL C type: use std::complex<double> (double2)");
     if constexpr (detail::scalar_type_name<U>() != nullptr) {
         return detail::scalar_type_name<U>();
     } else if constexpr (detail::VectorTypeName<U>::value != nullptr) {
