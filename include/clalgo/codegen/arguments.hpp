@@ -259,6 +259,32 @@ std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... argume
     return bound;
 }
 
+/// Throws std::invalid_argument where `argument` (at 0-based `position`) does not match `declaration`; converts a
+/// scalar of another arithmetic type where its value stays the same (codegen/scalar_conversion.hpp).
+inline void check_argument(const std::string& kernel, std::size_t position, const ArgumentDeclaration& declaration,
+                           BoundArgument& argument) {
+    const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(position + 1) + " '" +
+                              declaration.name + "' is declared '" + declaration.type_text() + "' but ";
+    if (declaration.is_array && !argument.is_array)
+        throw std::invalid_argument(where + "a scalar " + argument.cpp_type +
+                                    " was given (pass a clalgo::Array or ArrayView)");
+    if (!declaration.is_array && argument.is_array)
+        throw std::invalid_argument(where + "an array (" + argument.cpp_type + ") was given");
+    if (declaration.type == argument.type) return;
+    if (argument.is_array) throw std::invalid_argument(where + "an " + argument.cpp_type + " was given");
+    std::string why;
+    if (auto converted = convert_scalar(argument.value, declaration.type, why)) {
+        // no value changes: the argument is passed as the declared type
+        argument.bytes = std::move(*converted);
+        argument.type = declaration.type;
+        return;
+    }
+    if (!why.empty())
+        throw std::invalid_argument(where + "the " + argument.type + " " + argument.value.text() + " was given, and " +
+                                    why + ": cast the value to the declared type");
+    throw std::invalid_argument(where + "a " + argument.type + " was given (cast the value to the declared type)");
+}
+
 /// Throws std::invalid_argument naming the first argument that does not match its declaration. A scalar of
 /// another arithmetic type is converted to the declared one where its value stays the same
 /// (codegen/scalar_conversion.hpp): its bytes and type are replaced.
@@ -271,31 +297,7 @@ inline void check_arguments(const std::string& kernel, const std::vector<Argumen
                                     " argument(s) (" + names + ") but " + std::to_string(arguments.size()) +
                                     " were given");
     }
-    for (std::size_t k = 0; k < declarations.size(); ++k) {
-        const auto& declaration = declarations[k];
-        auto& argument = arguments[k];
-        const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" +
-                                  declaration.name + "' is declared '" + declaration.type_text() + "' but ";
-        if (declaration.is_array && !argument.is_array)
-            throw std::invalid_argument(where + "a scalar " + argument.cpp_type +
-                                        " was given (pass a clalgo::Array or ArrayView)");
-        if (!declaration.is_array && argument.is_array)
-            throw std::invalid_argument(where + "an array (" + argument.cpp_type + ") was given");
-        if (declaration.type == argument.type) continue;
-        if (argument.is_array)
-            throw std::invalid_argument(where + "an " + argument.cpp_type + " was given");
-        std::string why;
-        if (auto converted = convert_scalar(argument.value, declaration.type, why)) {
-            // no value changes: the argument is passed as the declared type
-            argument.bytes = std::move(*converted);
-            argument.type = declaration.type;
-            continue;
-        }
-        if (!why.empty())
-            throw std::invalid_argument(where + "the " + argument.type + " " + argument.value.text() +
-                                        " was given, and " + why + ": cast the value to the declared type");
-        throw std::invalid_argument(where + "a " + argument.type + " was given (cast the value to the declared type)");
-    }
+    for (std::size_t k = 0; k < declarations.size(); ++k) check_argument(kernel, k, declarations[k], arguments[k]);
 }
 
 /// Sets the declared arguments from index `first` on; returns the index after them.

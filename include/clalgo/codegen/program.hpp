@@ -174,6 +174,13 @@ public:
         throw std::invalid_argument("clalgo: the queue's device is not a device of the kernel's context");
     }
 
+    /// The program on one device of the context.
+    OnDevice& on_device(const cl::Device& device) const {
+        for (const auto& on : devices_)
+            if (on->device() == device()) return *on;
+        throw std::invalid_argument("clalgo: the device is not a device of the kernel's context");
+    }
+
     /// The generated source for a device (the first by default), for reading and debugging.
     const std::string& source(std::size_t device_index = 0) const { return devices_.at(device_index)->source.text; }
 
