@@ -32,10 +32,7 @@ inline std::string program_prologue(const DeviceInfo& info, const std::vector<st
     if (info.has_fp64) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
     text += complex_prologue(info.has_fp64);
     std::set<std::string> defined;
-    for (const auto& type : types) {
-        auto registered = StructRegistry::instance().find(type);
-        if (registered && defined.insert(type).second) text += registered->definition + "\n";
-    }
+    for (const auto& type : types) text += struct_definitions(type, defined);
     return text;
 }
 
@@ -59,9 +56,10 @@ inline void verify_struct_layouts(const Context& context, const cl::Device& devi
         for (std::size_t f = 0; f < registered->fields.size(); ++f)
             body += "    out[" + std::to_string(f + 1) + "] = (ulong)((__global char *)&p->" + registered->fields[f].name +
                     " - (__global char *)p);\n";
+        std::set<std::string> defined;
         GeneratedSource source = render(
-            "${definition}\n__kernel void clalgo_struct_layout(__global ulong *out, __global ${type} *p)\n{\n${body}}\n",
-            {{"definition", user_text("struct definition", registered->definition)},
+            "${definition}__kernel void clalgo_struct_layout(__global ulong *out, __global ${type} *p)\n{\n${body}}\n",
+            {{"definition", user_text("struct definition", struct_definitions(type, defined))},
              {"type", library_text(type)},
              {"body", library_text(body)}});
         cl::Program program = build_program(context, device, source, "",
