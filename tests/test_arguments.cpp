@@ -2,6 +2,8 @@
 #include "support.hpp"
 
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -218,18 +220,98 @@ TEST_F(ArgumentCall, ArrayOfWrongElementTypeNamesArgumentAndTypes) {
     EXPECT_TRUE(contains(view_message, "ArrayView<double>"));
 }
 
-TEST_F(ArgumentCall, DoubleGivenForFloatNamesArgumentAndTypes) {
-    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), 2.0, x, std::int64_t(5), y); });
-    EXPECT_TRUE(contains(message, "'a'"));
-    EXPECT_TRUE(contains(message, "'float'"));
-    EXPECT_TRUE(contains(message, "double was given"));
+TEST_F(ArgumentCall, ExactValuesOfOtherArithmeticTypesAreConvertedToTheDeclaredType) {
+    const auto hx = x.to_host(queue());
+    // an int for float and for long, a double that is exactly a float
+    kernel(queue(), 3, x, 5, y);
+    auto hy = y.to_host(queue());
+    for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 3.0f * hx[k] + 5.0f) << k;
+    kernel(queue(), 0.5, x, std::uint8_t(7), y);
+    hy = y.to_host(queue());
+    for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 0.5f * hx[k] + 7.0f) << k;
+    kernel(queue(), std::int64_t(1) << 24, x, std::uint64_t(9), y);  // 2^24 is a float; 9 fits in a long
+    hy = y.to_host(queue());
+    for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 16777216.0f * hx[k] + 9.0f) << k;
 }
 
-TEST_F(ArgumentCall, IntGivenForLongNamesArgumentAndTypes) {
-    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), 2.0f, x, 5, y); });
+TEST(ScalarConversion, AcceptsExactlyTheValuesTheDeclaredTypeHolds) {
+    using clalgo::detail::ScalarValue;
+    std::string why;
+    auto converts = [&](const ScalarValue& value, const char* target) {
+        why.clear();
+        return clalgo::detail::convert_scalar(value, target, why).has_value();
+    };
+    EXPECT_TRUE(converts(ScalarValue::of(5), "float"));
+    EXPECT_TRUE(converts(ScalarValue::of((1 << 24)), "float"));
+    EXPECT_FALSE(converts(ScalarValue::of((1 << 24) + 1), "float"));
+    EXPECT_TRUE(converts(ScalarValue::of((1 << 24) + 1), "double"));
+    EXPECT_TRUE(converts(ScalarValue::of((std::int64_t(1) << 53)), "double"));
+    EXPECT_FALSE(converts(ScalarValue::of((std::int64_t(1) << 53) + 1), "double"));
+    EXPECT_FALSE(converts(ScalarValue::of(std::numeric_limits<std::int64_t>::max()), "double"));
+    EXPECT_TRUE(converts(ScalarValue::of(std::numeric_limits<std::int64_t>::min()), "double"));  // -2^63
+    EXPECT_FALSE(converts(ScalarValue::of(std::numeric_limits<std::uint64_t>::max()), "float"));
+    EXPECT_TRUE(converts(ScalarValue::of(3), "long"));
+    EXPECT_TRUE(converts(ScalarValue::of(255), "uchar"));
+    EXPECT_FALSE(converts(ScalarValue::of(256), "uchar"));
+    EXPECT_FALSE(converts(ScalarValue::of(-1), "uint"));
+    EXPECT_FALSE(converts(ScalarValue::of(std::numeric_limits<std::uint64_t>::max()), "long"));
+    EXPECT_TRUE(converts(ScalarValue::of(std::uint64_t(1) << 62), "long"));
+    EXPECT_TRUE(converts(ScalarValue::of(0.25f), "double"));
+    EXPECT_TRUE(converts(ScalarValue::of(0.25), "float"));
+    EXPECT_TRUE(converts(ScalarValue::of(std::numeric_limits<double>::infinity()), "float"));
+    EXPECT_FALSE(converts(ScalarValue::of(0.1), "float"));
+    EXPECT_FALSE(converts(ScalarValue::of(1e300), "float"));
+    EXPECT_FALSE(converts(ScalarValue::of(3.0), "int"));       // floating point never becomes an integer
+    EXPECT_FALSE(converts(ScalarValue::of(3), "float4"));      // nor anything a vector or a struct
+    // the converted bytes are the declared type's
+    const auto bytes = clalgo::detail::convert_scalar(ScalarValue::of(-3), "short", why);
+    ASSERT_TRUE(bytes.has_value());
+    std::int16_t value = 0;
+    ASSERT_EQ(bytes->size(), sizeof value);
+    std::memcpy(&value, bytes->data(), sizeof value);
+    EXPECT_EQ(value, -3);
+}
+
+TEST_F(ArgumentCall, AnIntegerAFloatCannotHoldIsRefusedWithItsValueAndTheNearestFloat) {
+    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), (1 << 24) + 1, x, 5, y); });
+    EXPECT_TRUE(contains(message, "'a'"));
+    EXPECT_TRUE(contains(message, "'float'"));
+    EXPECT_TRUE(contains(message, "the int 16777217 was given"));
+    EXPECT_TRUE(contains(message, "float cannot hold it exactly (the nearest float is 16777216)"));
+    EXPECT_TRUE(contains(message, "cast the value"));
+}
+
+TEST_F(ArgumentCall, ADoubleThatIsNoFloatIsRefusedWithItsValue) {
+    const std::string message = message_of<std::invalid_argument>([&] { kernel(queue(), 0.1, x, 5, y); });
+    EXPECT_TRUE(contains(message, "'a'"));
+    EXPECT_TRUE(contains(message, "'float'"));
+    EXPECT_TRUE(contains(message, "the double 0.10000000000000001 was given"));
+    EXPECT_TRUE(contains(message, "float cannot hold it exactly"));
+}
+
+TEST_F(ArgumentCall, AnIntegerOutsideTheDeclaredRangeIsRefused) {
+    const std::string message = message_of<std::invalid_argument>(
+        [&] { kernel(queue(), 2.0f, x, std::numeric_limits<std::uint64_t>::max(), y); });
     EXPECT_TRUE(contains(message, "'count'"));
     EXPECT_TRUE(contains(message, "'long'"));
-    EXPECT_TRUE(contains(message, "int was given"));
+    EXPECT_TRUE(contains(message, "the ulong 18446744073709551615 was given"));
+    EXPECT_TRUE(contains(message, "outside the range of long"));
+}
+
+TEST(ArgumentConversion, AFloatingPointValueIsNeverTakenForAnInteger) {
+    clalgo::ElementwiseOptions options;
+    options.name = "shift_by";
+    clalgo::ElementwiseKernel shift(context(), "int k, int *y", "y[i] = k", options);
+    clalgo::Array<int> y(queue(), 4);
+    const std::string message = message_of<std::invalid_argument>([&] { shift(queue(), 3.0, y); });
+    EXPECT_TRUE(contains(message, "shift_by"));
+    EXPECT_TRUE(contains(message, "'k'"));
+    EXPECT_TRUE(contains(message, "not converted to the integer type int"));
+    // and a vector must be given as itself
+    clalgo::ElementwiseKernel fill(context(), "float2 v, float2 *y", "y[i] = v");
+    clalgo::Array<cl_float2> pairs(queue(), 4);
+    const std::string vector_message = message_of<std::invalid_argument>([&] { fill(queue(), 1.0f, pairs); });
+    EXPECT_TRUE(contains(vector_message, "a float was given (cast the value to the declared type)"));
 }
 
 // ---- arrays checked before anything is enqueued (codegen/call_checks.hpp) ----

@@ -711,6 +711,24 @@ TEST(GenericScan, ArgumentNamesNeverClashWithTheGeneratedCode) {
 // -------------------------------------------------------------------------------------------------------------
 // Errors
 
+TEST(GenericScan, ArgumentsNamedAAndBAreTheUsersInInputAndOutputAndTheOperandsInScanExpr) {
+    for (ScanAlgorithm algorithm : every_algorithm) {
+        clalgo::GenericScanKernel<std::int64_t> scan(context(), "const long *a, long *b, long across_seg_boundary",
+                                                     "a[i] * across_seg_boundary", "a+b", "0", "b[i] = item",
+                                                     options_for(algorithm, "scan_named_a_b"));
+        for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(100003)}) {
+            const auto values = clalgo_test::random_values<std::int64_t>(n, n + 3);
+            auto a = clalgo::to_device(queue(), values);
+            clalgo::Array<std::int64_t> b(queue(), n);
+            scan(queue(), a, b, 2);
+            std::vector<std::int64_t> expected(n);
+            std::int64_t running = 0;
+            for (std::size_t k = 0; k < n; ++k) expected[k] = running += 2 * values[k];
+            EXPECT_EQ(b.to_host(queue()), expected) << name_of(algorithm) << " n=" << n;
+        }
+    }
+}
+
 TEST(GenericScan, MismatchedArgumentsThrowInvalidArgumentNamingTheArgument) {
     clalgo::GenericScanKernel<std::int64_t> scan(context(), "const int *x, long *out", "x[i]", "a+b", "0",
                                                  "out[i] = item", options_for(ScanAlgorithm::serial, "checked"));

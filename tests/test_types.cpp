@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -148,7 +149,7 @@ TEST(TypeName, VectorNamesHaveTheCppSizeOnTheDevice) {
 }
 
 TEST(TypeName, ThrowsForUnregisteredStruct) {
-    // (bool, long double and std::complex do not compile: tests/compile_errors/)
+    // (bool, long double and std::complex<long double> do not compile: tests/compile_errors/)
     EXPECT_TRUE(contains(message_of<std::invalid_argument>([] { clalgo::type_name<NeverRegistered>(); }),
                          "register_struct"));
 }
@@ -248,4 +249,100 @@ TEST(RegisteredStruct, UnregisteredStructArrayIsRejectedAtTheCall) {
     EXPECT_TRUE(contains(message, "'out'"));
     EXPECT_TRUE(contains(message, "'min_max *'"));
     EXPECT_TRUE(contains(message, "unregistered"));
+}
+
+// ---- structs declared once: adapt_struct writes the OpenCL C definition ----
+
+namespace {
+
+struct Vec2 {
+    float x, y;
+};
+
+struct Particle {
+    cl_float4 position;
+    Vec2 heading;            // a struct adapted before this one
+    float mass;
+    std::int64_t id;
+    std::uint8_t flags[3];   // an array member
+    alignas(8) std::complex<float> phase;  // float2 is 8-aligned in OpenCL C
+};
+
+void adapt_particle() {
+    clalgo::adapt_struct<Vec2>("vec2", {CLALGO_FIELD(Vec2, x), CLALGO_FIELD(Vec2, y)});
+    clalgo::adapt_struct<Particle>("particle",
+                                   {CLALGO_FIELD(Particle, position), CLALGO_FIELD(Particle, heading),
+                                    CLALGO_FIELD(Particle, mass), CLALGO_FIELD(Particle, id),
+                                    CLALGO_FIELD(Particle, flags), CLALGO_FIELD(Particle, phase)});
+}
+
+}  // namespace
+
+TEST(AdaptedStruct, TheDefinitionIsWrittenFromTheCppFieldTypes) {
+    adapt_particle();
+    EXPECT_EQ(clalgo::type_name<Particle>(), "particle");
+    const auto info = clalgo::detail::StructRegistry::instance().find("particle");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->definition,
+              "typedef struct {\n    float4 position;\n    vec2 heading;\n    float mass;\n    long id;\n"
+              "    uchar flags[3];\n    float2 phase;\n} particle;");
+}
+
+TEST(AdaptedStruct, WorksInAMapAndAReductionWithTheLayoutOfCpp) {
+    adapt_particle();
+    const std::size_t n = 1000;
+    std::vector<Particle> host(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const float f = static_cast<float>(k);
+        host[k].position = cl_float4{{f, 2 * f, 3 * f, 1}};
+        host[k].heading = Vec2{f / 2, -f};
+        host[k].mass = 1 + f / 1000;
+        host[k].id = static_cast<std::int64_t>(k) << 33;
+        host[k].flags[0] = 1, host[k].flags[1] = static_cast<std::uint8_t>(k % 200), host[k].flags[2] = 3;
+        host[k].phase = {f, -f};
+    }
+    auto particles = clalgo::to_device(queue(), host);
+    clalgo::ElementwiseKernel step(context(), "particle *p, float dt",
+                                   "p[i].position.x += dt * p[i].heading.x; p[i].mass *= 2; p[i].flags[1] += 1; "
+                                   "p[i].phase = clalgo_conj(p[i].phase); p[i].id += 1;");
+    step(queue(), particles, 0.5f);
+    const auto stepped = particles.to_host(queue());
+    for (std::size_t k = 0; k < n; ++k) {
+        EXPECT_EQ(stepped[k].position.s[0], host[k].position.s[0] + 0.5f * host[k].heading.x) << k;
+        EXPECT_EQ(stepped[k].position.s[1], host[k].position.s[1]) << k;
+        EXPECT_EQ(stepped[k].mass, 2 * host[k].mass) << k;
+        EXPECT_EQ(stepped[k].id, host[k].id + 1) << k;
+        EXPECT_EQ(stepped[k].flags[1], host[k].flags[1] + 1) << k;
+        EXPECT_EQ(stepped[k].flags[2], 3) << k;
+        EXPECT_EQ(stepped[k].phase, std::conj(host[k].phase)) << k;
+    }
+    clalgo::ReductionKernel<std::int64_t> ids(context(), "0", "a + b", "p[i].id + p[i].flags[0]", "const particle *p");
+    std::int64_t expected = 0;
+    for (const auto& p : stepped) expected += p.id + p.flags[0];
+    EXPECT_EQ(ids(queue(), particles), expected);
+}
+
+TEST(AdaptedStruct, RefusesFieldsWithNoOpenClTypeOrOutOfOrderAndReportsLayoutDifferences) {
+    struct WithBool {
+        float x;
+        bool flag;
+    };
+    auto message = message_of<std::invalid_argument>([] {
+        clalgo::adapt_struct<WithBool>("with_bool", {CLALGO_FIELD(WithBool, x), CLALGO_FIELD(WithBool, flag)});
+    });
+    EXPECT_TRUE(contains(message, "field 'flag'"));
+    EXPECT_TRUE(contains(message, "register_struct"));
+    message = message_of<std::invalid_argument>([] {
+        clalgo::adapt_struct<Vec2>("vec2_reversed", {CLALGO_FIELD(Vec2, y), CLALGO_FIELD(Vec2, x)});
+    });
+    EXPECT_TRUE(contains(message, "in the order of the struct"));
+    // std::complex<float> is 4-aligned in C++, float2 8-aligned in OpenCL C: the device check finds it
+    struct Misaligned {
+        float a;
+        std::complex<float> z;
+    };
+    clalgo::adapt_struct<Misaligned>("misaligned", {CLALGO_FIELD(Misaligned, a), CLALGO_FIELD(Misaligned, z)});
+    message = message_of<std::invalid_argument>(
+        [] { clalgo::ElementwiseKernel touch(context(), "misaligned *m", "m[i].a = 0"); });
+    EXPECT_TRUE(contains(message, "field 'z' is at offset 8 on the device and 4 in C++"));
 }

@@ -1,11 +1,13 @@
 // Project Euler 43 by brute force on the device, as in "Solving Project Euler 43 with OpenCL" (PyOpenCL): the sum
 // of the 0-9 pandigital numbers d1 d2 ... d10 whose three-digit substrings d2d3d4, d3d4d5, ..., d8d9d10 divide by
 // 2, 3, 5, 7, 11, 13 and 17. Every such number is a multiple of 9 (its digits sum to 45), so the candidates are
-// n = 9i for 0 <= i < 1,111,111,112. Three ways, each over the index range, so nothing is copied to the device:
+// n = 9i for 0 <= i < 1,111,111,112. Four ways, each over the index range, so nothing is copied to the device:
 //   1. copy_if keeps the passing numbers (a handful), the host sums them;
 //   2. a ReductionKernel sums "n if it passes, else 0";
 //   3. an ElementwiseKernel writes that value for a chunk of candidates into a device array and a ReductionKernel
-//      sums the array, chunk after chunk: the article's "map, then reduce".
+//      sums the array, chunk after chunk: the article's "map, then reduce";
+//   4. a hand-written kernel (RawProgram) sums its share of the candidates in each work-item and the work-items
+//      of a group in local memory; clalgo::sum adds the groups' sums: the article's kernel, written by hand.
 // Each must give the others' answer and the expected one: Project Euler's 16695334890 over all candidates, the
 // host's brute force over a part of them.
 #include "common/device.hpp"
@@ -75,6 +77,28 @@ inline bool is_euler43_number(long n)
 }
 )CLC";
 
+// Way 4's kernel, after the predicate: each work-item sums the passing numbers among the candidates 9i, i in
+// [first, last), that a grid-stride loop gives it; the work-items of a group then add their sums in local memory.
+const char* const raw_kernel_source = R"CLC(
+__kernel void euler43_group_sums(const long first, const long last, __global long *group_sums,
+                                 __local long *scratch)
+{
+    long sum = 0;
+    for (long i = first + (long)get_global_id(0); i < last; i += (long)get_global_size(0))
+        sum += is_euler43_number(9 * i) ? 9 * i : 0;
+    const uint lid = get_local_id(0);
+    scratch[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint width = get_local_size(0) / 2; width > 0; width /= 2) {
+        if (lid < width)
+            scratch[lid] += scratch[lid + width];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        group_sums[get_group_id(0)] = scratch[0];
+}
+)CLC";
+
 // The article's predicate, unchanged but for the language, for the host's brute force.
 bool is_pandigital(std::int64_t x) {
     unsigned set = 0x3FF;  // one bit per digit 0..9, toggled by each digit: zero where each appears once
@@ -141,7 +165,7 @@ int run(int argc, char** argv) {
     example::CommandLine command_line(
         "euler43",
         "Project Euler 43 by brute force on the device: the sum of the 0-9 pandigital numbers with the sub-string\n"
-        "divisibility property, over the 1,111,111,112 multiples of 9 below 10^10, in three ways.");
+        "divisibility property, over the 1,111,111,112 multiples of 9 below 10^10, in four ways.");
     bool all = false, verify = false;
     std::optional<std::string> range_text;
     std::optional<std::int64_t> chunk;
@@ -164,7 +188,7 @@ int run(int argc, char** argv) {
     std::int64_t first = 0, last = all_candidates;
     if (range_text) std::tie(first, last) = parse_range(*range_text);
 
-    std::printf("euler43:  Project Euler 43 by brute force, three ways\n");
+    std::printf("euler43:  Project Euler 43 by brute force, four ways\n");
     example::Device device = example::open_device(command_line.device_spec());
     const clalgo::Queue& queue = device.queue;
     if (!all && !range_text && !device.info().is_gpu) std::tie(first, last) = std::pair{cpu_slice_first, cpu_slice_last};
@@ -206,13 +230,21 @@ int run(int argc, char** argv) {
     chunk_options.name = "euler43_chunk_sum";
     const clalgo::ReductionKernel<std::int64_t> sum_of_chunk(device.context, "0", "a + b", "marked[i]",
                                                              "const long *marked", chunk_options);
+    // way 4: the predicate and a kernel of our own, which sums a grid-stride share of the candidates per work-item,
+    // then the work-items of its group in local memory (a power-of-two group size)
+    const clalgo::RawProgram raw_program(device.context, std::string(predicate_preamble) + raw_kernel_source);
+    const clalgo::RawKernel raw_sums = raw_program.kernel("euler43_group_sums");
+    const std::size_t raw_group_size = 64;
+    const std::size_t raw_groups = std::size_t(device.info().compute_units) * (device.info().is_gpu ? 32 : 4);
+    clalgo::Array<std::int64_t> group_sums(queue, raw_groups);
+    clalgo::sum(queue, group_sums.view());  // builds the sum's kernel here, before the timing
     std::printf("kernels:  %s\n", builds.report().c_str());
 
     // way 3's arrays, made once: the marks of one chunk, and each chunk's sum
     clalgo::Array<std::int64_t> marked(queue, static_cast<std::size_t>(chunk_size));
     clalgo::Array<std::int64_t> chunk_sums(queue, static_cast<std::size_t>(chunks));
 
-    // --- the three ways, each timed over `runs` runs; every run waits for its result ---
+    // --- the four ways, each timed over `runs` runs; every run waits for its result ---
     std::printf("\n1. copy_if over the index range, then a host sum of the survivors\n");
     const auto way1 = example::best_of(runs, [&] {
         auto [numbers, how_many] = clalgo::copy_if(queue, clalgo::range(first, last), predicate, selection);
@@ -253,6 +285,15 @@ int run(int argc, char** argv) {
     });
     std::printf("   sum %s\n   time %s\n", example::with_commas(way3.result.sum).c_str(), way3.report().c_str());
 
+    std::printf("4. a hand-written kernel (RawProgram): a sum per work-group, then clalgo::sum\n"
+                "   (%zu groups of %zu work-items)\n", raw_groups, raw_group_size);
+    const auto way4 = example::best_of(runs, [&] {
+        raw_sums(queue, raw_groups * raw_group_size, raw_group_size, first, last, group_sums,
+                 clalgo::local_memory<std::int64_t>(raw_group_size));
+        return WayResult{clalgo::sum(queue, group_sums.view()), {}};
+    });
+    std::printf("   sum %s\n   time %s\n", example::with_commas(way4.result.sum).c_str(), way4.report().c_str());
+
     // --- the checks ---
     bool passed = true;
     auto check = [&passed](bool ok, const std::string& what) {
@@ -273,11 +314,12 @@ int run(int argc, char** argv) {
         else expected = host_sum;
         check(way1.result.numbers == host_numbers, "copy_if found other numbers than the host");
     }
-    check(way1.all_equal && way2.all_equal && way3.all_equal, "repeated runs gave different results");
+    check(way1.all_equal && way2.all_equal && way3.all_equal && way4.all_equal, "repeated runs gave different results");
     check(way1.result.sum == expected, "way 1 gave " + std::to_string(way1.result.sum));
     check(way2.result.sum == expected, "way 2 gave " + std::to_string(way2.result.sum));
     check(way3.result.sum == expected, "way 3 gave " + std::to_string(way3.result.sum));
-    if (passed) std::printf("PASS:     all three ways give %s\n", example::with_commas(expected).c_str());
+    check(way4.result.sum == expected, "way 4 gave " + std::to_string(way4.result.sum));
+    if (passed) std::printf("PASS:     all four ways give %s\n", example::with_commas(expected).c_str());
     else std::printf("FAIL:     expected %s\n", example::with_commas(expected).c_str());
     return passed ? 0 : 1;
 }

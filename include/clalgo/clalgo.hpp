@@ -18,6 +18,7 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/radix_sort.hpp>
+#include <clalgo/kernels/raw_kernel.hpp>
 #include <clalgo/kernels/merge_sort.hpp>
 #include <clalgo/kernels/scan.hpp>
 #include <clalgo/algorithm/comparison_sort.hpp>

@@ -1,4 +1,4 @@
-// Whole-array reductions in one call: sum, min, max, dot, count_if, any_of, all_of, argmin, argmax. Each builds
+// Whole-array reductions in one call: sum, min, max, dot, vdot, count_if, any_of, all_of, argmin, argmax. Each builds
 // its ReductionKernel once per context and element type (kept by detail::cached_kernel), then only launches.
 //   double total = clalgo::sum(q, x);                          // blocks; sum_type_t<T>: 64-bit for integers
 //   std::int64_t where = clalgo::argmax(q, x);                 // index of the first largest element, -1 if empty
@@ -16,6 +16,7 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -26,8 +27,9 @@ namespace clalgo {
 
 /// What sum and dot return for elements of T: T for float and double, std::int64_t for signed and std::uint64_t
 /// for unsigned integers of any width (as numpy's sum), so that sums of 8- to 32-bit integers do not wrap.
+/// std::complex<float> and <double> sum as themselves.
 template <class T>
-using sum_type_t = std::conditional_t<std::is_floating_point_v<T>, T,
+using sum_type_t = std::conditional_t<std::is_floating_point_v<T> || detail::IsStdComplex<T>::value, T,
                                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
 
 namespace detail {
@@ -36,6 +38,15 @@ template <class T>
 constexpr void require_number() {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                   "clalgo: array reductions take arrays of integers, float or double");
+}
+
+/// sum, dot and vdot also take std::complex<float> and <double>.
+template <class T>
+constexpr void require_summable() {
+    static_assert((std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, std::complex<float>> ||
+                      std::is_same_v<T, std::complex<double>>,
+                  "clalgo: sum, dot and vdot take arrays of integers, float, double, std::complex<float> or "
+                  "std::complex<double>");
 }
 
 /// OpenCL C spellings of T's lowest and highest values (the infinities for floating point).
@@ -76,7 +87,7 @@ const ReductionKernel<Result>& cached_reduction(const Context& context, const st
 
 template <class T>
 const ReductionKernel<sum_type_t<T>>& sum_kernel(const Context& context) {
-    require_number<T>();
+    require_summable<T>();
     return cached_reduction<sum_type_t<T>>(context, "clalgo_sum", "const " + type_name<T>() + " *x", "0", "a + b",
                                            "x[i]");
 }
@@ -92,12 +103,16 @@ const ReductionKernel<T>& extremum_kernel(const Context& context, bool largest) 
                                largest ? cl_lowest<T>() : cl_highest<T>(), reduce, "x[i]");
 }
 
+/// dot (`conjugate` false: the sum of x[i] * y[i]) or vdot (the sum of conj(x[i]) * y[i]; the same as dot for
+/// real numbers).
 template <class T>
-const ReductionKernel<sum_type_t<T>>& dot_kernel(const Context& context) {
-    require_number<T>();
+const ReductionKernel<sum_type_t<T>>& dot_kernel(const Context& context, bool conjugate = false) {
+    require_summable<T>();
     const std::string value = type_name<T>(), sum = type_name<sum_type_t<T>>();
-    return cached_reduction<sum_type_t<T>>(context, "clalgo_dot", "const " + value + " *x, const " + value + " *y",
-                                           "0", "a + b", "(" + sum + ")x[i] * (" + sum + ")y[i]");
+    std::string map = "(" + sum + ")x[i] * (" + sum + ")y[i]";
+    if constexpr (IsStdComplex<T>::value) map = conjugate ? "clalgo_cmul(clalgo_conj(x[i]), y[i])" : "clalgo_cmul(x[i], y[i])";
+    return cached_reduction<sum_type_t<T>>(context, conjugate && IsStdComplex<T>::value ? "clalgo_vdot" : "clalgo_dot",
+                                           "const " + value + " *x, const " + value + " *y", "0", "a + b", map);
 }
 
 /// count_if, any_of and all_of: the predicate mapped to 1 or 0, then summed, or-ed or and-ed.
@@ -205,7 +220,8 @@ cl::Event max(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& res
     return detail::extremum_kernel<T>(queue.context(), true).into(queue, result, x, wait);
 }
 
-/// The sum of x[i] * y[i], the products and the sum in sum_type_t<T>; x and y must have the same size.
+/// The sum of x[i] * y[i], the products and the sum in sum_type_t<T> (complex products for std::complex: no
+/// conjugate, see vdot); x and y must have the same size.
 template <class T>
 sum_type_t<T> dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y) {
     detail::require_same_size("dot", "y", y.size(), "x", x.size());
@@ -218,6 +234,22 @@ cl::Event dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, 
     detail::require_same_size("dot", "y", y.size(), "x", x.size());
     detail::require_one_element("dot", result.size());
     return detail::dot_kernel<T>(queue.context()).into(queue, result, x, y, wait);
+}
+
+/// The sum of conj(x[i]) * y[i] (numpy's vdot, BLAS's cdotc and zdotc); dot for real numbers. x and y must have
+/// the same size.
+template <class T>
+sum_type_t<T> vdot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y) {
+    detail::require_same_size("vdot", "y", y.size(), "x", x.size());
+    return detail::dot_kernel<T>(queue.context(), true)(queue, x, y);
+}
+
+template <class T>
+cl::Event vdot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
+               const WaitFor& wait = {}) {
+    detail::require_same_size("vdot", "y", y.size(), "x", x.size());
+    detail::require_one_element("vdot", result.size());
+    return detail::dot_kernel<T>(queue.context(), true).into(queue, result, x, y, wait);
 }
 
 /// How many indices i of x satisfy `predicate`, an OpenCL C expression of i and n over the array named x

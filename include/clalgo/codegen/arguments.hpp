@@ -11,6 +11,7 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>
+#include <clalgo/codegen/scalar_conversion.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -182,6 +183,7 @@ struct BoundArgument {
     std::size_t size = 0;             ///< arrays, in elements
     std::vector<unsigned char> bytes; ///< scalars
     std::string cpp_type;             ///< for messages: "Array<float>", "double"
+    ScalarValue value;                ///< arithmetic scalars: the value, for exact conversions
 };
 
 template <class T>
@@ -226,6 +228,7 @@ BoundArgument bind(const A& argument) {
         bound.cpp_type = bound.type;
         bound.bytes.resize(sizeof(U));
         std::memcpy(bound.bytes.data(), &argument, sizeof(U));
+        bound.value = ScalarValue::of(argument);
     }
     return bound;
 }
@@ -256,9 +259,37 @@ std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... argume
     return bound;
 }
 
-/// Throws std::invalid_argument naming the first argument that does not match its declaration.
+/// Throws std::invalid_argument where `argument` (at 0-based `position`) does not match `declaration`; converts a
+/// scalar of another arithmetic type where its value stays the same (codegen/scalar_conversion.hpp).
+inline void check_argument(const std::string& kernel, std::size_t position, const ArgumentDeclaration& declaration,
+                           BoundArgument& argument) {
+    const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(position + 1) + " '" +
+                              declaration.name + "' is declared '" + declaration.type_text() + "' but ";
+    if (declaration.is_array && !argument.is_array)
+        throw std::invalid_argument(where + "a scalar " + argument.cpp_type +
+                                    " was given (pass a clalgo::Array or ArrayView)");
+    if (!declaration.is_array && argument.is_array)
+        throw std::invalid_argument(where + "an array (" + argument.cpp_type + ") was given");
+    if (declaration.type == argument.type) return;
+    if (argument.is_array) throw std::invalid_argument(where + "an " + argument.cpp_type + " was given");
+    std::string why;
+    if (auto converted = convert_scalar(argument.value, declaration.type, why)) {
+        // no value changes: the argument is passed as the declared type
+        argument.bytes = std::move(*converted);
+        argument.type = declaration.type;
+        return;
+    }
+    if (!why.empty())
+        throw std::invalid_argument(where + "the " + argument.type + " " + argument.value.text() + " was given, and " +
+                                    why + ": cast the value to the declared type");
+    throw std::invalid_argument(where + "a " + argument.type + " was given (cast the value to the declared type)");
+}
+
+/// Throws std::invalid_argument naming the first argument that does not match its declaration. A scalar of
+/// another arithmetic type is converted to the declared one where its value stays the same
+/// (codegen/scalar_conversion.hpp): its bytes and type are replaced.
 inline void check_arguments(const std::string& kernel, const std::vector<ArgumentDeclaration>& declarations,
-                            const std::vector<BoundArgument>& arguments) {
+                            std::vector<BoundArgument>& arguments) {
     if (declarations.size() != arguments.size()) {
         std::string names;
         for (const auto& declaration : declarations) names += (names.empty() ? "" : ", ") + declaration.declared;
@@ -266,21 +297,7 @@ inline void check_arguments(const std::string& kernel, const std::vector<Argumen
                                     " argument(s) (" + names + ") but " + std::to_string(arguments.size()) +
                                     " were given");
     }
-    for (std::size_t k = 0; k < declarations.size(); ++k) {
-        const auto& declaration = declarations[k];
-        const auto& argument = arguments[k];
-        const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" +
-                                  declaration.name + "' is declared '" + declaration.type_text() + "' but ";
-        if (declaration.is_array && !argument.is_array)
-            throw std::invalid_argument(where + "a scalar " + argument.cpp_type +
-                                        " was given (pass a clalgo::Array or ArrayView)");
-        if (!declaration.is_array && argument.is_array)
-            throw std::invalid_argument(where + "an array (" + argument.cpp_type + ") was given");
-        if (declaration.type != argument.type)
-            throw std::invalid_argument(where + (argument.is_array ? "an " + argument.cpp_type : "a " + argument.type) +
-                                        " was given" +
-                                        (argument.is_array ? "" : " (cast the value to the declared type)"));
-    }
+    for (std::size_t k = 0; k < declarations.size(); ++k) check_argument(kernel, k, declarations[k], arguments[k]);
 }
 
 /// Sets the declared arguments from index `first` on; returns the index after them.

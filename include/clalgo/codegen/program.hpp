@@ -4,6 +4,7 @@
 // registered struct has the same layout on the device as in C++.
 #pragma once
 
+#include <clalgo/codegen/complex.hpp>
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -24,15 +25,14 @@
 
 namespace clalgo::detail {
 
-/// Extension pragmas and the definitions of the registered structs among `types`.
+/// Extension pragmas, the complex functions (codegen/complex.hpp) and the definitions of the registered structs
+/// among `types`.
 inline std::string program_prologue(const DeviceInfo& info, const std::vector<std::string>& types) {
     std::string text;
     if (info.has_fp64) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    text += complex_prologue(info.has_fp64);
     std::set<std::string> defined;
-    for (const auto& type : types) {
-        auto registered = StructRegistry::instance().find(type);
-        if (registered && defined.insert(type).second) text += registered->definition + "\n";
-    }
+    for (const auto& type : types) text += struct_definitions(type, defined);
     return text;
 }
 
@@ -56,9 +56,10 @@ inline void verify_struct_layouts(const Context& context, const cl::Device& devi
         for (std::size_t f = 0; f < registered->fields.size(); ++f)
             body += "    out[" + std::to_string(f + 1) + "] = (ulong)((__global char *)&p->" + registered->fields[f].name +
                     " - (__global char *)p);\n";
+        std::set<std::string> defined;
         GeneratedSource source = render(
-            "${definition}\n__kernel void clalgo_struct_layout(__global ulong *out, __global ${type} *p)\n{\n${body}}\n",
-            {{"definition", user_text("struct definition", registered->definition)},
+            "${definition}__kernel void clalgo_struct_layout(__global ulong *out, __global ${type} *p)\n{\n${body}}\n",
+            {{"definition", user_text("struct definition", struct_definitions(type, defined))},
              {"type", library_text(type)},
              {"body", library_text(body)}});
         cl::Program program = build_program(context, device, source, "",
@@ -169,6 +170,13 @@ public:
         for (const auto& on : devices_)
             if (on->device() == queue.device()()) return *on;
         throw std::invalid_argument("clalgo: the queue's device is not a device of the kernel's context");
+    }
+
+    /// The program on one device of the context.
+    OnDevice& on_device(const cl::Device& device) const {
+        for (const auto& on : devices_)
+            if (on->device() == device()) return *on;
+        throw std::invalid_argument("clalgo: the device is not a device of the kernel's context");
     }
 
     /// The generated source for a device (the first by default), for reading and debugging.

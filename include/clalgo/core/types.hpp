@@ -1,19 +1,24 @@
 // C++ types and their OpenCL C names: every fixed-width integer, float, double, the OpenCL vector types
-// (cl_float4 -> "float4", ...) and user structs registered with their OpenCL C definition.
+// (cl_float4 -> "float4", ...), std::complex<float> and <double> ("float2", "double2": real in .x, imaginary in
+// .y) and user structs registered with their OpenCL C definition.
 //   clalgo::type_name<std::int64_t>()  == "long"
 //   struct MinMax { float lo, hi; std::int64_t where; };
 //   clalgo::register_struct<MinMax>("min_max", "typedef struct { float lo, hi; long where; } min_max;",
 //                                   {CLALGO_FIELD(MinMax, lo), CLALGO_FIELD(MinMax, hi), CLALGO_FIELD(MinMax, where)});
+// Or declared once, the OpenCL C definition written from the fields' C++ types:
+//   clalgo::adapt_struct<MinMax>("min_max", {CLALGO_FIELD(MinMax, lo), CLALGO_FIELD(MinMax, hi), CLALGO_FIELD(MinMax, where)});
 // A registered struct's size and field offsets are checked on each device before its first use.
 #pragma once
 
 #include <clalgo/core/config.hpp>
 
+#include <cctype>
 #include <complex>
 #include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -23,14 +28,18 @@
 
 namespace clalgo {
 
-/// One field of a registered struct: its name in the OpenCL C definition and its offset in the C++ struct.
+/// One field of a registered struct: its name in the OpenCL C definition and its offset in the C++ struct, and
+/// for adapt_struct its OpenCL C type ("" where it has none) and element count (a C++ array member: its length).
 struct StructField {
     std::string name;
     std::size_t offset;
+    std::string type;
+    std::size_t count = 1;
 };
 
-/// `CLALGO_FIELD(MyStruct, member)`: the field's name and C++ offset, for register_struct.
-#define CLALGO_FIELD(Type, member) ::clalgo::StructField{#member, offsetof(Type, member)}
+/// `CLALGO_FIELD(MyStruct, member)`: the field's name, C++ offset and type, for register_struct and adapt_struct.
+#define CLALGO_FIELD(Type, member) \
+    ::clalgo::detail::make_field<decltype(Type::member)>(#member, offsetof(Type, member))
 
 namespace detail {
 
@@ -40,6 +49,7 @@ struct StructInfo {
     std::size_t size;        ///< sizeof in C++
     std::vector<StructField> fields;
     std::type_index type;
+    std::vector<std::string> uses;  ///< registered structs its definition names, defined before it
 };
 
 class StructRegistry {
@@ -99,6 +109,9 @@ CLALGO_VECTOR_TYPE(ulong)
 CLALGO_VECTOR_TYPE(float)
 CLALGO_VECTOR_TYPE(double)
 #undef CLALGO_VECTOR_TYPE
+// std::complex<F> is (real, imaginary) in memory, as float2 and double2 are (x, y)
+template <> struct VectorTypeName<std::complex<float>> { static constexpr const char* value = "float2"; };
+template <> struct VectorTypeName<std::complex<double>> { static constexpr const char* value = "double2"; };
 
 /// The OpenCL C name of an arithmetic C++ type, by signedness and width (so int64_t is "long" whatever the
 /// platform calls it); nullptr for a type with none.
@@ -133,10 +146,22 @@ template <class T>
 constexpr bool is_builtin_type_v =
     detail::scalar_type_name<T>() != nullptr || detail::VectorTypeName<T>::value != nullptr;
 
+namespace detail {
+template <class T>
+void add_struct(std::string name, std::string definition, std::vector<StructField> fields, std::vector<std::string> uses);
+}  // namespace detail
+
 /// Registers a trivially copyable C++ struct under an OpenCL C name with the OpenCL C `definition` of that
 /// name. Kernels that use the name get the definition prepended; do not repeat it in a preamble.
 template <class T>
 void register_struct(std::string name, std::string definition, std::vector<StructField> fields) {
+    detail::add_struct<T>(std::move(name), std::move(definition), std::move(fields), {});
+}
+
+namespace detail {
+
+template <class T>
+void add_struct(std::string name, std::string definition, std::vector<StructField> fields, std::vector<std::string> uses) {
     static_assert(std::is_trivially_copyable_v<T>, "clalgo::register_struct needs a trivially copyable type");
     static_assert(!is_builtin_type_v<T>, "clalgo::register_struct: this type already has an OpenCL C name");
     if (name.empty() || definition.find(name) == std::string::npos)
@@ -145,11 +170,42 @@ void register_struct(std::string name, std::string definition, std::vector<Struc
         if (field.offset >= sizeof(T))
             throw std::invalid_argument("clalgo::register_struct: field '" + field.name + "' lies outside '" +
                                         name + "'");
-    detail::StructRegistry::instance().add(
-        detail::StructInfo{std::move(name), std::move(definition), sizeof(T), std::move(fields), typeid(T)});
+    StructRegistry::instance().add(
+        StructInfo{std::move(name), std::move(definition), sizeof(T), std::move(fields), typeid(T), std::move(uses)});
 }
 
+/// The definitions of a registered struct and of the structs it uses (those first), each once per `defined`.
+inline std::string struct_definitions(const std::string& type, std::set<std::string>& defined) {
+    auto registered = StructRegistry::instance().find(type);
+    if (!registered || !defined.insert(type).second) return "";
+    std::string text;
+    for (const auto& used : registered->uses) text += struct_definitions(used, defined);
+    return text + registered->definition + "\n";
+}
+
+}  // namespace detail
+
 namespace detail {
+
+/// The field of CLALGO_FIELD: a member of C++ type M. Never refuses a type (register_struct's definition is
+/// hand-written): one with no OpenCL C name gets the type "", which adapt_struct refuses.
+template <class M>
+StructField make_field(std::string name, std::size_t offset) {
+    StructField field{std::move(name), offset, "", 1};
+    using U = std::remove_cv_t<M>;
+    if constexpr (std::is_array_v<U>) {
+        field = make_field<std::remove_extent_t<U>>(field.name, offset);
+        field.count *= std::extent_v<U>;
+    } else if constexpr (scalar_type_name<U>() != nullptr) {
+        field.type = scalar_type_name<U>();
+    } else if constexpr (VectorTypeName<U>::value != nullptr) {
+        field.type = VectorTypeName<U>::value;
+    } else if (auto info = StructRegistry::instance().find(std::type_index(typeid(U)))) {
+        field.type = info->name;  // a struct registered before this one
+    }
+    return field;
+}
+
 template <class T>
 struct IsStdComplex : std::false_type {};
 template <class T>
@@ -164,8 +220,8 @@ std::string type_name() {
     static_assert(!std::is_same_v<U, bool>,
                   "clalgo: bool has no OpenCL C type of a fixed size: use std::uint8_t (uchar) or int instead");
     static_assert(!std::is_same_v<U, long double>, "clalgo: long double has no OpenCL C type: use double instead");
-    static_assert(!detail::IsStdComplex<U>::value,
-                  "clalgo: std::complex has no OpenCL C type: use cl_float2 or cl_double2 (real, imaginary)");
+    static_assert(!detail::IsStdComplex<U>::value || detail::VectorTypeName<U>::value != nullptr,
+                  "clalgo: std::complex<long double> has no OpenCL C type: use std::complex<double> (double2)");
     if constexpr (detail::scalar_type_name<U>() != nullptr) {
         return detail::scalar_type_name<U>();
     } else if constexpr (detail::VectorTypeName<U>::value != nullptr) {
@@ -211,12 +267,57 @@ inline std::size_t type_size(const std::string& name) {
     return 0;
 }
 
+inline bool is_type_identifier(const std::string& text) {
+    if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) return false;
+    for (char c : text)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
 /// Whether code that uses this OpenCL C type needs double precision.
 inline bool type_needs_fp64(const std::string& name) {
     if (name.rfind("double", 0) == 0) return true;
-    if (auto info = StructRegistry::instance().find(name)) return info->definition.find("double") != std::string::npos;
+    if (auto info = StructRegistry::instance().find(name)) {
+        if (info->definition.find("double") != std::string::npos) return true;
+        for (const auto& used : info->uses)
+            if (type_needs_fp64(used)) return true;
+    }
     return false;
 }
 
 }  // namespace detail
+
+/// Registers a trivially copyable C++ struct under an OpenCL C name, writing its OpenCL C definition from the
+/// fields (declared once, in C++): each CLALGO_FIELD gives its name, offset and type (a number, an OpenCL vector,
+/// std::complex, a struct registered before, or a C++ array of one of those). List every field, in the order of
+/// the struct; the size and offsets are checked on each device before first use, as for register_struct.
+///   clalgo::adapt_struct<Particle>("particle", {CLALGO_FIELD(Particle, position), CLALGO_FIELD(Particle, mass)});
+template <class T>
+void adapt_struct(std::string name, std::vector<StructField> fields) {
+    static_assert(std::is_trivially_copyable_v<T>, "clalgo::adapt_struct needs a trivially copyable type");
+    static_assert(!is_builtin_type_v<T>, "clalgo::adapt_struct: this type already has an OpenCL C name");
+    const std::string where = "clalgo::adapt_struct '" + name + "': ";
+    if (!detail::is_type_identifier(name)) throw std::invalid_argument(where + "the name is not an OpenCL C name");
+    if (fields.empty()) throw std::invalid_argument(where + "list the struct's fields with CLALGO_FIELD");
+    std::string definition = "typedef struct {\n";
+    std::vector<std::string> uses;
+    std::size_t end = 0;
+    for (const auto& field : fields) {
+        if (field.type.empty())
+            throw std::invalid_argument(where + "field '" + field.name +
+                                        "' has a C++ type with no OpenCL C name (bool, a pointer, an unregistered "
+                                        "struct ...): give its OpenCL C definition to clalgo::register_struct instead");
+        if (field.offset < end)
+            throw std::invalid_argument(where + "field '" + field.name +
+                                        "' overlaps the one before it: list the fields in the order of the struct");
+        if (!detail::is_builtin_type_name(field.type)) uses.push_back(field.type);
+        end = field.offset + detail::type_size(field.type) * field.count;
+        if (end > sizeof(T)) throw std::invalid_argument(where + "field '" + field.name + "' lies outside the struct");
+        definition += "    " + field.type + " " + field.name +
+                      (field.count > 1 ? "[" + std::to_string(field.count) + "]" : std::string()) + ";\n";
+    }
+    definition += "} " + name + ";";
+    detail::add_struct<T>(std::move(name), std::move(definition), std::move(fields), std::move(uses));
+}
+
 }  // namespace clalgo

@@ -1,5 +1,5 @@
 // ReductionKernel<T>: PyOpenCL's map + reduce in C++. `map_expr` turns index i into a T, `reduce_expr` combines
-// two T values `a` and `b`, starting from `neutral`; over an array's indices or a bare 64-bit index range.
+// two T values `a` and `b` (its own names: arguments may be called a and b too, for map_expr), starting from `neutral`; over an array's indices or a bare 64-bit index range.
 //   clalgo::ReductionKernel<double> dot(ctx, "0", "a+b", "x[i]*y[i]", "const double *x, const double *y");
 //   double d = dot(q, x, y);
 //   clalgo::ReductionKernel<std::int64_t> count(ctx, "0", "a+b", "is_prime(i) ? 1 : 0", "", options);
@@ -65,7 +65,9 @@ public:
         const std::string kernel = "ReductionKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::ReductionKernel: '" + options_.name + "' is not a kernel name");
-        detail::reject_reserved_names(declarations_, {"i", "n", "a", "b"}, kernel);
+        // `a` and `b` are the parameters of the function that holds reduce_expr, which sees no argument: the
+        // user's arguments may take those names, and map_expr sees them
+        detail::reject_reserved_names(declarations_, {"i", "n"}, kernel);
         if (detail::trim(map_expr).empty()) {
             auto first = std::find_if(declarations_.begin(), declarations_.end(),
                                       [](const ArgumentDeclaration& d) { return d.is_array; });

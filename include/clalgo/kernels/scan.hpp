@@ -86,7 +86,9 @@ public:
         const std::string kernel = "GenericScanKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::GenericScanKernel: '" + options_.name + "' is not a kernel name");
-        std::vector<std::string> reserved{"i", "n", "a", "b", "item", "prev_item", "last_item", "across_seg_boundary"};
+        // scan_expr is a function of a, b and across_seg_boundary alone, so arguments may take those names; the
+        // output statement sees item, prev_item and last_item beside the arguments
+        std::vector<std::string> reserved{"i", "n", "item", "prev_item", "last_item"};
         for (const auto& fetch : options_.input_fetch_exprs) reserved.push_back(fetch.name);
         detail::reject_reserved_names(declarations_, reserved, kernel);
         segmented_ = !detail::trim(options_.is_segment_start_expr).empty();
@@ -240,7 +242,7 @@ public:
     /// For algorithms built on the scan, whose arguments are known only at run time: the call with its
     /// arguments already bound, checked here like any call.
     cl::Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
-                            const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
+                            std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices, composed_);
