@@ -162,8 +162,8 @@ public:
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
-            /// What the compiler said building it for a device (warnings; often nothing).
-            const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
     /// The array a map of the form `name[i]` reads, where it can be read with vector loads; else "".

@@ -210,8 +210,8 @@ public:
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
-            /// What the compiler said building it for a device (warnings; often nothing).
-            const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
     /// The algorithm chosen for a device of the context.
     ScanAlgorithm algorithm(std::size_t device_index = 0) const { return on_device_.at(device_index).plan.algorithm; }
     /// True where the device counts kept items by warp ballots (a compaction on NVIDIA).
@@ -374,8 +374,8 @@ public:
     }
 
     const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
-            /// What the compiler said building it for a device (warnings; often nothing).
-            const std::string& build_log(std::size_t device_index = 0) const { return scan_.build_log(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return scan_.build_log(device_index); }
     ScanAlgorithm algorithm(std::size_t device_index = 0) const { return scan_.algorithm(device_index); }
 
 private:
