@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -274,6 +275,61 @@ TEST(GeneratedKernel, InvalidBuildOptionsThrowBuildErrorNamingThem) {
     const std::string message = message_of<clalgo::BuildError>(
         [&] { clalgo::ElementwiseKernel(context(), "int *x", "x[i] = 1", options); });
     EXPECT_TRUE(contains(message, "-clalgo-no-such-option"));
+}
+
+// ---- compiler output ----
+
+TEST(CompilerOutput, WarningsOfASuccessfulBuildAreOnTheKernelAndPrintedOnRequestAlsoFromTheDiskCache) {
+    // a unique warning, so that neither cache has the program yet
+    const std::string mark =
+        "clalgo_test_warning_" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    std::string dir = (std::filesystem::temp_directory_path() / "clalgo-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+    ScopedEnvironment no_cache("CLALGO_NO_CACHE", std::nullopt);
+    ScopedEnvironment cache_dir("CLALGO_CACHE_DIR", dir);
+    clalgo::ElementwiseOptions options = named("warns");
+    // the function too: PoCL's own cache is keyed by the preprocessed source, which has no #warning line
+    options.preamble = "#warning " + mark + "\nint " + mark + "(void) { return 1; }";
+    const auto make = [&](const clalgo::Context& in, const char* print) {
+        ScopedEnvironment output("CLALGO_COMPILER_OUTPUT", print);
+        ::testing::internal::CaptureStderr();
+        clalgo::ElementwiseKernel kernel(in, "int *x", "x[i] = 2", options);
+        return std::make_pair(kernel.build_log(), ::testing::internal::GetCapturedStderr());
+    };
+    const auto before = clalgo::cache_statistics();
+    const auto [built_log, built_printed] = make(context(), "1");
+    EXPECT_EQ(clalgo::cache_statistics().source_builds, before.source_builds + 1);
+    EXPECT_TRUE(contains(built_log, mark));
+    EXPECT_TRUE(contains(built_printed, "clalgo: kernel 'warns' built on"));
+    EXPECT_TRUE(contains(built_printed, mark));
+
+    const clalgo::Context fresh(context().devices().front());  // its own memory cache: the program comes from disk
+    const auto [loaded_log, loaded_printed] = make(fresh, "on");
+    EXPECT_EQ(clalgo::cache_statistics().disk_hits, before.disk_hits + 1);
+    EXPECT_EQ(loaded_log, built_log) << "the disk cache keeps the log with the binary";
+    EXPECT_TRUE(contains(loaded_printed, "loaded from the disk cache"));
+    EXPECT_TRUE(contains(loaded_printed, mark));
+
+    const clalgo::Context quiet(context().devices().front());
+    const auto [quiet_log, quiet_printed] = make(quiet, "0");
+    EXPECT_TRUE(contains(quiet_log, mark));
+    EXPECT_FALSE(contains(quiet_printed, mark)) << "printed only on request";
+
+    ScopedEnvironment bad("CLALGO_COMPILER_OUTPUT", "loud");
+    const clalgo::Context other(context().devices().front());
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::ElementwiseKernel(other, "int *x", "x[i] = 2", options); }),
+                         "CLALGO_COMPILER_OUTPUT='loud'"));
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+}
+
+TEST(CompilerOutput, AQuietBuildHasAnEmptyishLogAndPrintsNothing) {
+    ScopedEnvironment output("CLALGO_COMPILER_OUTPUT", "1");
+    ScopedEnvironment no_cache("CLALGO_NO_CACHE", "1");
+    ::testing::internal::CaptureStderr();
+    clalgo::ElementwiseKernel kernel(context(), "int *x", "x[i] = 3", named("quiet_build"));
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+    EXPECT_FALSE(clalgo::detail::log_says_something(kernel.build_log())) << kernel.build_log();
 }
 
 // ---- launches ----

@@ -6,6 +6,8 @@
 #include <thread>
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,14 @@ void expect_kernel_runs(const clalgo::Context& ctx, const clalgo::Queue& q) {
     affine(q, x, y);
     const auto hy = y.to_host(q);
     for (std::size_t k = 0; k < hx.size(); ++k) ASSERT_EQ(hy[k], 3 * hx[k] - 1) << k;
+}
+
+/// The process's resident memory in bytes (/proc/self/statm's second field, in pages).
+std::size_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t total_pages = 0, resident_pages = 0;
+    statm >> total_pages >> resident_pages;
+    return resident_pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace
@@ -281,4 +291,40 @@ TEST(Queue, KernelsKeepScratchForLiveQueuesOnly) {
         scan(q, in, out);
         EXPECT_EQ(out.read_at(q, 4999), 5000 * k);
     }
+}
+
+TEST(Context, AThousandContextsAndTenThousandQueuesMadeAndFreedLeaveMemoryFlat) {
+    // each context: a queue, an array from its memory pool, written and read; each queue: a launch of one
+    // long-lived kernel (which keeps scratch per queue) and an array
+    const clalgo::ElementwiseKernel fill(context(), "int *x, int v", "x[i] = v + (int)i");
+    const auto contexts = [&](int count) {
+        for (int k = 0; k < count; ++k) {
+            const clalgo::Context own(context().device());
+            const clalgo::Queue q(own);
+            clalgo::Array<int> x(q, 64);
+            x.fill(q, k);
+            ASSERT_EQ(x.read_at(q, 63), k);
+        }
+    };
+    const auto queues = [&](int count) {
+        for (int k = 0; k < count; ++k) {
+            const clalgo::Queue q(context());
+            clalgo::Array<int> x(q, 64);
+            fill(q, x, k);
+            ASSERT_EQ(x.read_at(q, 63), k + 63);
+        }
+    };
+    contexts(100);  // warm-up: the runtime's and the allocator's pools reach their working size
+    queues(1000);
+    const std::size_t before = resident_bytes();
+    const auto start = std::chrono::steady_clock::now();
+    contexts(1000);
+    queues(10000);
+    const std::size_t after = resident_bytes();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // a leak of 1 KiB per context and 200 bytes per queue would be 3 MiB
+    EXPECT_LT(after, before + (std::size_t(2) << 20))
+        << "resident memory grew from " << before / 1024 << " KiB to " << after / 1024 << " KiB";
+    std::cout << "resident " << before / 1024 << " KiB before, " << after / 1024 << " KiB after, " << seconds
+              << " s\n";
 }

@@ -266,7 +266,7 @@ TEST(DiskCacheDirectory, FollowsTheEnvironmentInOrderOfPrecedence) {
 }
 
 TEST(Environment, EverySwitchTakesTheDocumentedValuesAndNamesTheVariableOtherwise) {
-    for (const char* name : {"CLALGO_NO_CACHE", "CLALGO_PRINT_SOURCE"}) {
+    for (const char* name : {"CLALGO_NO_CACHE", "CLALGO_PRINT_SOURCE", "CLALGO_COMPILER_OUTPUT"}) {
         for (const char* on : {"1", "on", "TRUE", "Yes"}) {
             ScopedEnvironment set(name, on);
             EXPECT_TRUE(clalgo::detail::environment_flag(name)) << name << "=" << on;

@@ -115,6 +115,7 @@ public:
         const DeviceInfo* info = nullptr;
         GeneratedSource source;
         cl::Program program;
+        std::string build_log;  ///< what the compiler said (kept with the disk cache's entry)
         std::map<std::string, cl::Kernel> kernels;
         /// Per kernel: the argument values last set, so that a call sets only those that changed.
         std::map<std::string, ArgumentMemo> memos;
@@ -157,7 +158,9 @@ public:
             on->device = device;
             on->info = &info;
             on->source = generate(info);
-            on->program = build_program(context, device, on->source, options, label);
+            BuiltProgram built = build_program_with_log(context, device, on->source, options, label);
+            on->program = std::move(built.program);
+            on->build_log = std::move(built.log);
             for (const auto& name : kernel_names) on->kernel(name);
             devices_.push_back(std::move(on));
         }
@@ -181,6 +184,10 @@ public:
 
     /// The generated source for a device (the first by default), for reading and debugging.
     const std::string& source(std::size_t device_index = 0) const { return devices_.at(device_index)->source.text; }
+
+    /// What the compiler said building the program for a device (the first by default): its warnings, often
+    /// nothing. Where the binary came from the disk cache, the log of the build that stored it.
+    const std::string& build_log(std::size_t device_index = 0) const { return devices_.at(device_index)->build_log; }
 
     /// The devices of the program's context, in its order.
     const std::vector<cl::Device>& devices() const { return state_->devices; }

@@ -1,7 +1,8 @@
 // Building generated programs, each once: a per-context memory cache keyed by device, build options and the
 // full source (thread-safe: concurrent requests for one program wait for a single build), in front of the
 // disk cache of binaries. CLALGO_BUILD_OPTIONS is appended to every build; CLALGO_PRINT_SOURCE=1 prints each
-// generated source to stderr. clalgo::cache_statistics() counts what happened, for tests and curiosity.
+// generated source to stderr; CLALGO_COMPILER_OUTPUT=1 prints what the compiler said of each successful build (its
+// warnings), which the disk cache keeps with the binary. clalgo::cache_statistics() counts what happened.
 #pragma once
 
 #include <clalgo/codegen/disk_cache.hpp>
@@ -11,11 +12,14 @@
 #include <clalgo/core/environment.hpp>
 #include <clalgo/core/error.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -46,11 +50,54 @@ struct BuildLabel {
     std::vector<std::pair<std::string, std::string>> snippets;
 };
 
+/// A built program and what the compiler said building it (the log of the build from source, also where the
+/// binary came from the disk cache, which keeps it with the entry).
+struct BuiltProgram {
+    cl::Program program;
+    std::string log;
+    bool from_disk = false;
+};
+
 /// Attached to each context: its programs by (device, options, source).
 struct ProgramCache {
     std::mutex mutex;
-    std::unordered_map<std::string, std::shared_future<cl::Program>> programs;
+    std::unordered_map<std::string, std::shared_future<BuiltProgram>> programs;
 };
+
+/// A disk-cache entry's payload: the build log's size (8 bytes, little-endian), the log, then the binary.
+inline std::vector<unsigned char> pack_entry(const std::string& log, const std::vector<unsigned char>& binary) {
+    std::vector<unsigned char> payload;
+    payload.reserve(8 + log.size() + binary.size());
+    for (int byte = 0; byte < 8; ++byte) payload.push_back(static_cast<unsigned char>((std::uint64_t(log.size()) >> (8 * byte)) & 0xff));
+    payload.insert(payload.end(), log.begin(), log.end());
+    payload.insert(payload.end(), binary.begin(), binary.end());
+    return payload;
+}
+
+/// The (log, binary) of a payload; nothing where it is malformed.
+inline std::optional<std::pair<std::string, std::vector<unsigned char>>> unpack_entry(const std::vector<unsigned char>& payload) {
+    if (payload.size() < 8) return std::nullopt;
+    std::uint64_t log_size = 0;
+    for (int byte = 0; byte < 8; ++byte) log_size |= std::uint64_t(payload[byte]) << (8 * byte);
+    if (log_size > payload.size() - 8) return std::nullopt;
+    const auto log_end = payload.begin() + 8 + static_cast<std::ptrdiff_t>(log_size);
+    if (log_end == payload.end()) return std::nullopt;  // no binary
+    return std::make_pair(std::string(payload.begin() + 8, log_end), std::vector<unsigned char>(log_end, payload.end()));
+}
+
+/// True where a build log says something (more than white space).
+inline bool log_says_something(const std::string& log) {
+    return std::any_of(log.begin(), log.end(), [](unsigned char c) { return !std::isspace(c); });
+}
+
+/// With CLALGO_COMPILER_OUTPUT on: what the compiler said of a successful build, on stderr.
+inline void print_compiler_output(const BuildLabel& label, const std::string& device_name, const BuiltProgram& built) {
+    if (!environment_flag("CLALGO_COMPILER_OUTPUT") || !log_says_something(built.log)) return;
+    std::fprintf(stderr, "clalgo: kernel '%s' built on '%s'%s, and the compiler said:\n%s%s",
+                 label.kernel_name.c_str(), device_name.c_str(),
+                 built.from_disk ? " (its binary loaded from the disk cache, the log kept with it)" : "",
+                 built.log.c_str(), built.log.back() == '\n' ? "" : "\n");
+}
 
 inline std::string effective_options(const std::string& options) {
     std::string all = options;
@@ -60,7 +107,8 @@ inline std::string effective_options(const std::string& options) {
 }
 
 inline std::string disk_key(const DeviceInfo& info, const std::string& options, const std::string& source) {
-    return std::string("clalgo ") + CLALGO_VERSION_STRING + "\nplatform: " + info.platform_name + " / " +
+    // "entry 2": the payload holds the build log before the binary (pack_entry)
+    return std::string("clalgo ") + CLALGO_VERSION_STRING + " entry 2\nplatform: " + info.platform_name + " / " +
            info.platform_version + "\ndevice: " + info.name + " / " + info.vendor + " / " + info.version +
            "\ndriver: " + info.driver_version + "\noptions: " + options + "\nsource:\n" + source;
 }
@@ -101,32 +149,40 @@ inline cl::Program build_from_source(const Context& context, const cl::Device& d
     return program;
 }
 
-inline cl::Program build_uncached(const Context& context, const cl::Device& device, const GeneratedSource& source,
-                                  const std::string& options, const BuildLabel& label) {
+inline BuiltProgram build_uncached(const Context& context, const cl::Device& device, const GeneratedSource& source,
+                                   const std::string& options, const BuildLabel& label) {
     const auto& info = context.info(device);
     const std::string key = disk_key(info, options, source.text);
-    if (auto binary = DiskCache::load(key)) {
-        try {
-            cl::Program program(context.get(), {device}, cl::Program::Binaries{*binary});
-            program.build({device}, options.c_str());
-            CacheCounters::instance().disk_hits++;
-            return program;
-        } catch (const cl::Error&) {
-            // a binary the driver no longer accepts: compile from source below and replace it
+    if (auto payload = DiskCache::load(key)) {
+        if (auto entry = unpack_entry(*payload)) {
+            try {
+                cl::Program program(context.get(), {device}, cl::Program::Binaries{entry->second});
+                program.build({device}, options.c_str());
+                CacheCounters::instance().disk_hits++;
+                BuiltProgram built{program, std::move(entry->first), true};
+                print_compiler_output(label, info.name, built);
+                return built;
+            } catch (const cl::Error&) {
+                // a binary the driver no longer accepts: compile from source below and replace it
+            }
         }
     }
-    cl::Program program = build_from_source(context, device, source, options, label);
+    BuiltProgram built{build_from_source(context, device, source, options, label), std::string(), false};
+    built.log = build_log(built.program, device);
+    print_compiler_output(label, info.name, built);
     try {
-        DiskCache::store(key, program_binary(program, device));
+        const auto binary = program_binary(built.program, device);
+        if (!binary.empty()) DiskCache::store(key, pack_entry(built.log, binary));
     } catch (const cl::Error&) {
         // a driver that cannot hand out binaries simply gets no disk cache
     }
-    return program;
+    return built;
 }
 
-/// The program for `source` on `device`, built at most once per context, device and options.
-inline cl::Program build_program(const Context& context, const cl::Device& device, const GeneratedSource& source,
-                                 const std::string& options_in, const BuildLabel& label) {
+/// The program for `source` on `device` with its build log, built at most once per context, device and options.
+inline BuiltProgram build_program_with_log(const Context& context, const cl::Device& device,
+                                           const GeneratedSource& source, const std::string& options_in,
+                                           const BuildLabel& label) {
     const std::string options = effective_options(options_in);
     if (environment_flag("CLALGO_PRINT_SOURCE"))
         std::fprintf(stderr, "/* clalgo: kernel '%s' for '%s', options \"%s\" */\n%s\n", label.kernel_name.c_str(),
@@ -140,8 +196,8 @@ inline cl::Program build_program(const Context& context, const cl::Device& devic
     key += '\0';
     key += source.text;
 
-    std::promise<cl::Program> promise;
-    std::shared_future<cl::Program> future;
+    std::promise<BuiltProgram> promise;
+    std::shared_future<BuiltProgram> future;
     bool builder = false;
     {
         std::lock_guard<std::mutex> lock(cache.mutex);
@@ -166,6 +222,12 @@ inline cl::Program build_program(const Context& context, const cl::Device& devic
         cache.programs.erase(key);
     }
     return future.get();
+}
+
+/// The program for `source` on `device`, built at most once per context, device and options.
+inline cl::Program build_program(const Context& context, const cl::Device& device, const GeneratedSource& source,
+                                 const std::string& options, const BuildLabel& label) {
+    return build_program_with_log(context, device, source, options, label).program;
 }
 
 }  // namespace detail

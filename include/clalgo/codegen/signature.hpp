@@ -77,8 +77,9 @@ public:
         return *this;
     }
 
-    /// Sets the user's declared arguments after the library's.
-    KernelArguments& user(const std::vector<BoundArgument>& bound) {
+    /// Sets the user's declared arguments after the library's; with a violation buffer (checked mode), then
+    /// the buffer and each array's size (codegen/checked.hpp).
+    KernelArguments& user(const std::vector<BoundArgument>& bound, const cl::Buffer* violations = nullptr) {
         done();
         cl_uint index = static_cast<cl_uint>(signature_.size());
         for (const auto& argument : bound) {
@@ -90,6 +91,13 @@ public:
                 raw(index++, argument.bytes.size(), argument.bytes.data());
             }
         }
+        if (violations == nullptr) return *this;
+        buffer(index++, (*violations)());
+        for (const auto& argument : bound)
+            if (argument.is_array) {
+                const cl_long size = static_cast<cl_long>(argument.size);
+                raw(index++, sizeof size, &size);
+            }
         return *this;
     }
 

@@ -3,6 +3,7 @@
 //   clalgo::BuildError         a generated kernel did not compile: carries the log and the numbered source
 //   clalgo::DeviceMemoryError  an allocation or a launch needed more device memory than there is
 //   clalgo::UnsupportedError   the device lacks what a kernel needs (double precision, ...)
+//   clalgo::OutOfBoundsError   a checked kernel indexed an array out of its bounds (checked mode)
 //   try { kernel(q, x); } catch (const clalgo::BuildError& e) { std::cerr << e.what(); }
 #pragma once
 
@@ -25,6 +26,13 @@ public:
 
 /// Too little device memory for an allocation or a launch.
 class DeviceMemoryError : public Error {
+public:
+    using Error::Error;
+};
+
+/// A checked kernel (checked mode: CLALGO_CHECKED=1 or the kernel's `checked` option) accessed an array out of
+/// its bounds; the message names the kernel, the argument, the index and the array's size.
+class OutOfBoundsError : public Error {
 public:
     using Error::Error;
 };

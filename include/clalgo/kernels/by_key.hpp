@@ -86,6 +86,9 @@ public:
     const std::string& source(std::size_t device_index = 0) const {
         return fold_ ? fold_scan_->source(device_index) : unique_scan_->source(device_index);
     }
+    const std::string& build_log(std::size_t device_index = 0) const {
+        return fold_ ? fold_scan_->build_log(device_index) : unique_scan_->build_log(device_index);
+    }
 
 private:
     /// True at the first item of a run: the first item, or one whose key differs from the key before it.

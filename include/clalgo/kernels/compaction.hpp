@@ -79,6 +79,8 @@ public:
     /// True where the device counts kept items by warp ballots.
     bool counts_by_ballots(std::size_t device_index = 0) const { return scan_.counts_by_ballots(device_index); }
     const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return scan_.build_log(device_index); }
 
 private:
     /// The test of item i: the user's, or for runs, "the first item, or unlike the one before".

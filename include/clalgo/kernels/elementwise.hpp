@@ -9,6 +9,7 @@
 #include <clalgo/cl/elementwise.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/codegen/checked.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -31,6 +32,9 @@ struct ElementwiseOptions {
     std::string loop_prep;             ///< statements run by each work-item before its loop
     std::string after_loop;            ///< statements run by each work-item after its loop
     std::string build_options;         ///< passed to the OpenCL compiler
+    /// Checked mode: bounds-check every access name[index] to an array argument; an access out of bounds makes
+    /// the call throw OutOfBoundsError, and each call blocks. CLALGO_CHECKED=1 turns it on for every kernel.
+    bool checked = false;
 };
 
 /// Applies `operation` to every index. Calls are checked against the declaration, return the launch's event,
@@ -41,7 +45,8 @@ public:
     /// arguments. Builds the program for every device of `context` (BuildError where it does not compile).
     ElementwiseKernel(const Context& context, const std::string& arguments, const std::string& operation,
                       ElementwiseOptions options = {})
-        : declarations_(parse_arguments(arguments)), options_(std::move(options)) {
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)),
+          checked_(declarations_, options_.checked) {
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::ElementwiseKernel: '" + options_.name + "' is not a kernel name");
         detail::reject_reserved_names(declarations_, {"i", "n"}, "ElementwiseKernel '" + options_.name + "'");
@@ -49,20 +54,20 @@ public:
             declarations_, {operation, options_.loop_prep, options_.after_loop, options_.preamble});
         std::vector<std::string> types;
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        const std::string parameters = detail::kernel_parameters(declarations_);
+        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
         auto generate = [&](const DeviceInfo& info) {
             return detail::render(
                 detail::cl_source::elementwise,
-                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
                  {"preamble", detail::user_text("preamble", options_.preamble)},
                  {"contiguous_chunks", detail::library_text(detail::map_policy(info).contiguous_chunks ? "1" : "0")},
                  {"name", detail::library_text(options_.name)},
                  {"signature", detail::library_text(signature_.text())},
                  {"parameters", detail::library_text(parameters)},
                  {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},
-                 {"loop_prep", detail::user_text("loop_prep", options_.loop_prep)},
-                 {"operation", detail::user_text("operation", operation)},
-                 {"after_loop", detail::user_text("after_loop", options_.after_loop)}});
+                 {"loop_prep", detail::user_text("loop_prep", checked_.text(options_.loop_prep))},
+                 {"operation", detail::user_text("operation", checked_.text(operation))},
+                 {"after_loop", detail::user_text("after_loop", checked_.text(options_.after_loop))}});
         };
         program_ = detail::KernelProgram(
             context, generate, options_.build_options,
@@ -84,25 +89,31 @@ public:
         const std::int64_t n = indices.size();
         if (n == 0) return detail::marker(queue, call.wait);
         auto& on = program_.on(queue);
+        const detail::Violations violations(checked_.on(), queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(options_.name);
         detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
             .set("clalgo_start", static_cast<cl_long>(indices.start))
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))
-            .user(bound);
+            .user(bound, violations.buffer());
         const auto shape = detail::map_shape(*on.info, n, detail::kernel_work_group_size(kernel, on.device));
-        return detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
+        cl::Event done = detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
+        violations.throw_if_any(queue, done, options_.name, declarations_, bound);
+        return done;
     }
 
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the code indexes only at [i]: checked to hold every index of a call
     ElementwiseOptions options_;
+    detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off
     /// The library's kernel parameters, set by name at launch; the user's follow.
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
     friend struct detail::ContextCache;

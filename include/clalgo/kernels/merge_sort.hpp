@@ -128,6 +128,8 @@ public:
     const ComparisonSortPolicy& policy(std::size_t device_index = 0) const { return policies_.at(device_index); }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
 

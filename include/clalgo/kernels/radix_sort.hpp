@@ -157,6 +157,8 @@ public:
     SortAlgorithm algorithm(std::size_t device_index = 0) const { return policies_.at(device_index).algorithm; }
     /// The generated OpenCL C for a device of the context.
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return policies_.at(device_index).tile(); }
 

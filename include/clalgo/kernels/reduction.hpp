@@ -12,6 +12,7 @@
 #include <clalgo/cl/reduction.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/codegen/checked.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -41,6 +42,9 @@ struct ReductionOptions {
     std::string name = "reduce";  ///< the kernel's name, in build errors and profilers
     std::string preamble;         ///< OpenCL C placed before the kernels: helper functions, constants
     std::string build_options;    ///< passed to the OpenCL compiler
+    /// Checked mode: bounds-check every access name[index] of map_expr to an array argument (OutOfBoundsError;
+    /// each call blocks). CLALGO_CHECKED=1 turns it on for every kernel.
+    bool checked = false;
 };
 
 /// A reduction result left on the device: a one-element array and the event that completes it.
@@ -61,7 +65,8 @@ public:
     /// arguments (empty: the first array's [i]); `arguments`: declarations as for ElementwiseKernel.
     ReductionKernel(const Context& context, const std::string& neutral, const std::string& reduce_expr,
                     std::string map_expr, const std::string& arguments, ReductionOptions options = {})
-        : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()) {
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()),
+          checked_(declarations_, options_.checked) {
         const std::string kernel = "ReductionKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::ReductionKernel: '" + options_.name + "' is not a kernel name");
@@ -87,7 +92,9 @@ public:
                                                            : "const " + declaration.type + " " + declaration.name);
             map_arguments += ", " + declaration.name;
         }
-        const std::string parameters = detail::kernel_parameters(declarations_);
+        map_parameters += checked_.function_parameters();
+        map_arguments += checked_.function_arguments();
+        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
 
         auto generate = [&](const DeviceInfo& info) {
             const detail::ReductionPlan plan = make_plan(info, vector_source);
@@ -98,7 +105,7 @@ public:
             const std::string group_functions = std::string(detail::cl_source::warp_shuffle) + detail::cl_source::group_reduce;
             return detail::render(
                 detail::cl_source::reduction,
-                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
                  {"preamble", detail::user_text("preamble", options_.preamble)},
                  {"value_type", detail::library_text(value_type_)},
                  {"group_size", detail::library_text(std::to_string(plan.group_size))},
@@ -111,7 +118,7 @@ public:
                  {"vector_source", detail::library_text(vector_source.empty() ? "0" : vector_source)},
                  {"neutral", detail::user_text("neutral", neutral)},
                  {"reduce_expr", detail::user_text("reduce_expr", reduce_expr)},
-                 {"map_expr", detail::user_text("map_expr", map_expr)},
+                 {"map_expr", detail::user_text("map_expr", checked_.text(map_expr))},
                  {"map_parameters", detail::library_text(map_parameters)},
                  {"map_arguments", detail::library_text(map_arguments)},
                  {"group_functions", detail::library_text(group_functions)},
@@ -164,6 +171,8 @@ public:
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
     /// The array a map of the form `name[i]` reads, where it can be read with vector loads; else "".
@@ -215,6 +224,7 @@ private:
         const std::int64_t n = indices.size();
         auto& on = program_.on(queue);
         const auto& plan = plan_for(on);
+        const detail::Violations violations(checked_.on(), queue);
         // under the launch lock: the scratch buffer is shared by the calls on this queue
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         auto& scratch = scratch_.get(queue);
@@ -252,9 +262,10 @@ private:
             .set("clalgo_ticket", scratch.ticket.buffer)
             .set("clalgo_result", *result)
             .set("clalgo_result_offset", static_cast<cl_long>(result_offset))
-            .user(bound);
+            .user(bound, violations.buffer());
         cl::Event done = detail::launch(queue, kernel, groups * plan.group_size, plan.group_size, call.wait,
                                         options_.name.c_str());
+        violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         if (read_back != nullptr) {
             // under the lock: another thread's call on this queue would otherwise overwrite the result slot of
             // the queue's scratch buffer before this read. Blocking: on NVIDIA's OpenCL a blocking read of a few
@@ -276,6 +287,7 @@ private:
     std::string value_type_;
     std::string vector_source_;
     std::vector<detail::ReductionPlan> plans_;  ///< one per device of the context, in its order
+    detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off
     friend struct detail::ContextCache;
     void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;

@@ -20,6 +20,7 @@
 #include <clalgo/cl/scan_tile.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/codegen/checked.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -81,7 +82,7 @@ public:
                       const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                       ScanOptions options, detail::ScanStages stages)
         : declarations_(parse_arguments(arguments)), options_(std::move(options)),
-          value_type_(stages.value_type.empty() ? type_name<T>() : stages.value_type),
+          checked_(declarations_, options_.checked), value_type_(stages.value_type.empty() ? type_name<T>() : stages.value_type),
           value_size_(stages.value_type.empty() ? sizeof(T) : stages.value_size) {
         const std::string kernel = "GenericScanKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
@@ -120,11 +121,13 @@ public:
                                                                 : "const " + declaration.type + " " + declaration.name);
             function_arguments += ", " + declaration.name;
         }
+        function_parameters += checked_.function_parameters();
+        function_arguments += checked_.function_arguments();
         const auto fetches = detail::input_fetch_text(declarations_, options_.input_fetch_exprs, kernel);
 
         std::vector<std::string> types{value_type_};
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        const std::string parameters = detail::kernel_parameters(declarations_);
+        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
 
         auto generate = [&](const DeviceInfo& info) {
             OnDevice on;
@@ -150,7 +153,7 @@ public:
                 on.second_kernel = options_.name + (tiled ? "_scan_tiles" : "_scan_blocks");
             }
             std::map<std::string, detail::Fill> fills{
-                {"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
                 {"preamble", detail::user_text("preamble", options_.preamble)},
                 {"value_type", detail::library_text(value_type_)},
                 {"group_size", detail::library_text(std::to_string(plan.group_size))},
@@ -163,10 +166,10 @@ public:
                 {"uses_last_item", detail::library_text(uses_last_item_ ? "1" : "0")},
                 {"neutral", detail::user_text("neutral", neutral)},
                 {"scan_expr", detail::user_text("scan_expr", scan_expr)},
-                {"input_expr", detail::user_text("input_expr", input_expr)},
-                {"is_segment_start_expr",
-                 detail::user_text("is_segment_start_expr", segmented_ ? options_.is_segment_start_expr : "false")},
-                {"output_statement", detail::user_text("output_statement", output_statement)},
+                {"input_expr", detail::user_text("input_expr", checked_.text(input_expr))},
+                {"is_segment_start_expr", detail::user_text("is_segment_start_expr",
+                                                            segmented_ ? checked_.text(options_.is_segment_start_expr) : "false")},
+                {"output_statement", detail::user_text("output_statement", checked_.text(output_statement))},
                 {"item_statement", stages.item_statement},
                 {"total_statement", stages.total_statement},
                 {"kept_statement", stages.kept_statement},
@@ -212,6 +215,8 @@ public:
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
     /// The algorithm chosen for a device of the context.
     ScanAlgorithm algorithm(std::size_t device_index = 0) const { return on_device_.at(device_index).plan.algorithm; }
     /// True where the device counts kept items by warp ballots (a compaction on NVIDIA).
@@ -248,7 +253,17 @@ public:
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices, composed_);
         const std::int64_t n = indices.size();
         if (n == 0 && total == nullptr && !launch_at_zero_) return detail::marker(queue, wait);
+        const detail::Violations violations(checked_.on(), queue);
+        cl::Event done = launch_all(queue, total, indices, bound, wait, violations.buffer());
+        violations.throw_if_any(queue, done, options_.name, declarations_, bound);
+        return done;
+    }
 
+private:
+    cl::Event launch_all(const Queue& queue, const ArrayView<T>* total, const IndexRange& indices,
+                         const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
+                         const cl::Buffer* violations) const {
+        const std::int64_t n = indices.size();
         auto& program = program_.on(queue);
         const OnDevice& device = on_device(program);
         const detail::ScanPlan& plan = device.plan;
@@ -291,7 +306,7 @@ public:
                 .set("clalgo_inclusives", packed ? scratch.status.buffer : scratch.inclusives.buffer)
                 .set("clalgo_total_base", total_buffer)
                 .set("clalgo_total_offset", total_offset)
-                .user(bound);
+                .user(bound, violations);
             return detail::launch(queue, kernel, static_cast<std::size_t>(tiles) * plan.group_size, plan.group_size,
                                   wait, what);
         }
@@ -312,7 +327,7 @@ public:
                 .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
                 .set("clalgo_runs", scratch.runs.buffer)
                 .set("clalgo_run_flags", scratch.run_flags.buffer)
-                .user(bound);
+                .user(bound, violations);
             before_scan = {detail::launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what)};
         }
         cl::Kernel& scan = program.kernel(device.second_kernel);
@@ -324,15 +339,15 @@ public:
             .set("clalgo_run_flags", scratch.run_flags.buffer)
             .set("clalgo_total_base", total_buffer)
             .set("clalgo_total_offset", total_offset)
-            .user(bound);
+            .user(bound, violations);
         return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, before_scan, what);
     }
 
-private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;        ///< arrays the code indexes only at [i]: checked to hold every index
     bool composed_ = false;            ///< stages of a kernel built on the scan: its outputs may have no room
     ScanOptions options_;
+    detail::Checked checked_;          ///< checked mode's parts of the source; nothing where it is off
     std::string value_type_;
     std::size_t value_size_;           ///< bytes of a scanned value on the device
     bool segmented_ = false;
@@ -375,6 +390,8 @@ public:
     }
 
     const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
+    /// What the compiler said building it for a device (warnings; often nothing).
+    const std::string& build_log(std::size_t device_index = 0) const { return scan_.build_log(device_index); }
     ScanAlgorithm algorithm(std::size_t device_index = 0) const { return scan_.algorithm(device_index); }
 
 private:

@@ -47,6 +47,10 @@ struct ScanOptions {
     std::string build_options;           ///< passed to the OpenCL compiler
     ScanAlgorithm algorithm = ScanAlgorithm::automatic;
     std::optional<ScanCompaction> compaction;
+    /// Checked mode: bounds-check every access name[index] of input_expr, output_statement and
+    /// is_segment_start_expr to an array argument (OutOfBoundsError; each call blocks). CLALGO_CHECKED=1 turns
+    /// it on for every kernel.
+    bool checked = false;
 };
 
 namespace detail {
