@@ -35,3 +35,4 @@
 #include <clalgo/policy/segments.hpp>
 #include <clalgo/cl/philox.hpp>
 #include <clalgo/tuning/autotune.hpp>
+#include <clalgo/multi/device_set.hpp>
