@@ -35,4 +35,4 @@
 #include <clalgo/policy/segments.hpp>
 #include <clalgo/cl/philox.hpp>
 #include <clalgo/tuning/autotune.hpp>
-#include <clalgo/multi/device_set.hpp>
+#include <clalgo/multi/split_algorithms.hpp>

@@ -63,29 +63,37 @@ inline std::vector<IndexRange> split_range(const IndexRange& indices, const std:
     return shares;
 }
 
-/// Combines `partials` left to right with `scan_expr` (a and b) on `queue`'s device: the total of an inclusive
-/// scan over them, so that an associative operator need not be commutative. Kept with the context by the
-/// expressions, so a second call builds nothing.
+/// The inclusive prefixes of `partials` combined left to right with `scan_expr` (over a and b) on `queue`'s
+/// device, by clalgo's scan: an associative operator need not be commutative. The scan is kept with the context
+/// by its expressions, so a second call builds nothing.
+template <class T>
+std::vector<T> prefixes_in_order(const Queue& queue, const std::vector<T>& partials, const std::string& neutral,
+                                 const std::string& scan_expr, const std::string& preamble,
+                                 const std::string& build_options) {
+    if (partials.size() <= 1) return partials;
+    const std::string type = type_name<T>();
+    const auto& scan = cached_kernel<GenericScanKernel<T>>(
+        queue.context(), "prefixes in order\n" + type + "\n" + neutral + "\n" + scan_expr + "\n" + preamble + "\n" + build_options,
+        [&] {
+            ScanOptions options;
+            options.name = "prefixes_in_order";
+            options.preamble = preamble;
+            options.build_options = build_options;
+            return std::make_shared<GenericScanKernel<T>>(queue.context(), "const " + type + " *partials, " + type +
+                                                          " *prefixes", "partials[i]", scan_expr, neutral,
+                                                          "prefixes[i] = item", options);
+        });
+    Array<T> values(queue, partials.size(), pooled);
+    values.write(queue, partials);
+    cl::Event done = scan(queue, values, values);
+    return values.to_host(queue, {done});
+}
+
+/// `partials` (at least one) combined left to right with `scan_expr`; see prefixes_in_order.
 template <class T>
 T combine_in_order(const Queue& queue, const std::vector<T>& partials, const std::string& neutral,
                    const std::string& scan_expr, const std::string& preamble, const std::string& build_options) {
-    if (partials.size() == 1) return partials.front();
-    const std::string type = type_name<T>();
-    const auto& scan = cached_kernel<GenericScanKernel<T>>(
-        queue.context(), "combine in order\n" + type + "\n" + neutral + "\n" + scan_expr + "\n" + preamble + "\n" + build_options,
-        [&] {
-            ScanOptions options;
-            options.name = "combine_in_order";
-            options.preamble = preamble;
-            options.build_options = build_options;
-            return std::make_shared<GenericScanKernel<T>>(queue.context(), "const " + type + " *partials",
-                                                          "partials[i]", scan_expr, neutral, "", options);
-        });
-    Array<T> values(queue, std::max<std::size_t>(1, partials.size()), pooled);
-    Array<T> total(queue, 1, pooled);
-    if (!partials.empty()) values.view(0, partials.size()).write(queue, partials);
-    cl::Event done = scan.with_total(queue, total, values.view(0, partials.size()));
-    return total.read_at(queue, 0, {done});
+    return prefixes_in_order(queue, partials, neutral, scan_expr, preamble, build_options).back();
 }
 
 }  // namespace detail
