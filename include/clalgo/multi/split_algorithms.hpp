@@ -123,6 +123,21 @@ public:
         detail::wait_all(events, "waiting for the shares of a multi-device scan");
     }
 
+    /// The total of the scan over `share` on the first device (the neutral element where it is empty); waits.
+    template <class... Args>
+    T total(const IndexRange& share, const Args&... arguments) const {
+        Array<T> total(devices_.queue(0), 1, pooled);
+        cl::Event done = totals_.with_total(devices_.queue(0), total, share, arguments...);
+        return total.read_at(devices_.queue(0), 0, {done});
+    }
+
+    /// The scan over `share` on the first device, from `carry` (the scan of what comes before) where `has_carry`;
+    /// waits.
+    template <class... Args>
+    void scan_from(const IndexRange& share, bool has_carry, const T& carry, const Args&... arguments) const {
+        carried_(devices_.queue(0), share, arguments..., carry, cl_long(share.start), cl_int(has_carry)).wait();
+    }
+
 private:
     static ScanOptions named(ScanOptions options, const char* suffix) {
         options.name += suffix;
