@@ -97,6 +97,21 @@ TEST(DeviceSet, ReducesEveryWeightingLikeTheHost) {
     }
 }
 
+TEST(DeviceSet, ReducesArraysOverARangeLikeTheHost) {
+    auto& devices = two_devices();
+    const std::size_t n = 200003;
+    const auto x = clalgo_test::random_values<std::int32_t>(n, 1), y = clalgo_test::random_values<std::int32_t>(n, 2);
+    auto x_device = clalgo::to_device(devices.queue(0), x), y_device = clalgo::to_device(devices.queue(0), y);
+    const clalgo::ReductionKernel<std::int64_t> dot(devices.context(), "0", "a + b", "(long)x[i] * y[i]",
+                                                    "const int *x, const int *y");
+    std::int64_t expected = 0;
+    for (std::size_t i = 1; i < n; i += 2) expected += std::int64_t(x[i]) * y[i];
+    for (const auto& weights : weightings) {
+        devices.set_weights(weights);
+        EXPECT_EQ(devices.reduce(dot, clalgo::range(1, std::int64_t(n), 2), x_device, y_device), expected);
+    }
+}
+
 TEST(DeviceSet, KeepsTheOrderOfANonCommutativeOperator) {
     register_affine();
     auto& devices = two_devices();
@@ -147,6 +162,25 @@ TEST(DeviceSet, RunsAnElementwiseKernelOverEveryShare) {
         for (std::int64_t i = 0; i < n; ++i) wrong += host[i] != 3 * i + 1;
         EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1];
     }
+}
+
+TEST(DeviceSet, CalibratesItsWeightsToTheMeasuredSpeeds) {
+    clalgo::DeviceSet devices(std::vector<clalgo::Queue>{clalgo_test::queue(), clalgo::Queue(clalgo_test::context())});
+    const clalgo::ReductionKernel<std::int64_t> sum(devices.context(), "0", "a + b", "i & 1", "");
+    std::vector<std::int64_t> seen;
+    devices.calibrate([&](const clalgo::Queue& queue, clalgo::IndexRange indices) {
+        seen.push_back(sum(queue, indices));  // blocks until done
+    }, 1 << 20);
+    EXPECT_EQ(seen, std::vector<std::int64_t>(4, 1 << 19));  // a warm-up and a timed run on each device
+    ASSERT_EQ(devices.weights().size(), 2u);
+    for (double weight : devices.weights()) EXPECT_GT(weight, 0);
+    EXPECT_EQ(devices.reduce(sum, clalgo::range(0, 1000001)), 500000);
+}
+
+TEST(DeviceSet, TakesEveryDeviceOfAContext) {
+    clalgo::DeviceSet devices(clalgo_test::context());
+    EXPECT_EQ(devices.size(), clalgo_test::context().devices().size());
+    EXPECT_EQ(devices.weights()[0], double(clalgo_test::queue().info().compute_units));
 }
 
 TEST(DeviceSet, OneQueueIsTheSingleDeviceCall) {

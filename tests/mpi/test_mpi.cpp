@@ -61,6 +61,18 @@ TEST(Mpi, ReducesLikeTheHostForEveryWeighting) {
     }
 }
 
+TEST(Mpi, CalibratesEveryRanksWeightsAlike) {
+    const clalgo::ReductionKernel<std::int64_t> sum(ranks().context(), "0", "a + b", "i & 1", "");
+    ranks().calibrate([&](const clalgo::Queue& queue, clalgo::IndexRange indices) { sum(queue, indices); }, 1 << 18);
+    ASSERT_EQ(ranks().weights().size(), std::size_t(ranks().size()));
+    for (double weight : ranks().weights()) EXPECT_GT(weight, 0);
+    // every rank holds the same weights: rank 0's, broadcast, compare equal
+    std::vector<double> root = ranks().weights();
+    MPI_Bcast(root.data(), int(root.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    EXPECT_EQ(root, ranks().weights());
+    EXPECT_EQ(ranks().reduce(sum, clalgo::range(0, 1000001)), 500000);
+}
+
 TEST(Mpi, CountsOverARangePast2To32) {
     ranks().set_weights(std::vector<double>(ranks().size(), 1.0));
     const clalgo::ReductionKernel<std::int64_t> count(ranks().context(), "0", "a + b", "i % 7 == 3 ? 1 : 0", "");
