@@ -202,7 +202,7 @@ public:
     void operator()(const IndexRange& indices, const Args&... arguments) const {
         const IndexRange mine = ranks_->share(indices);
         T total{};
-        if (mine.size() > 0) total = one_.total(mine, arguments...);
+        if (mine.size() > 0) total = one_.total(0, mine, arguments...);
         const auto prefixes = ranks_->combine(total, mine.size() > 0, neutral_, scan_expr_, preamble_, build_options_,
                                              [] { return T{}; });
         // this rank's carry: the prefix of the ranks before it that had a share
@@ -210,7 +210,8 @@ public:
         const int has = mine.size() > 0 ? 1 : 0;
         detail::check(MPI_Exscan(&has, &before, 1, MPI_INT, MPI_SUM, ranks_->communicator()), "MPI_Exscan");
         if (ranks_->rank() == 0) before = 0;
-        if (mine.size() > 0) one_.scan_from(mine, before > 0, before > 0 ? prefixes[std::size_t(before - 1)] : T{}, arguments...);
+        if (mine.size() > 0)
+            one_.scan_from(0, mine, before > 0, before > 0 ? prefixes[std::size_t(before - 1)] : T{}, arguments...).wait();
     }
 
 private:

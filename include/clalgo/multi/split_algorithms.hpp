@@ -123,19 +123,28 @@ public:
         detail::wait_all(events, "waiting for the shares of a multi-device scan");
     }
 
-    /// The total of the scan over `share` on the first device (the neutral element where it is empty); waits.
-    template <class... Args>
-    T total(const IndexRange& share, const Args&... arguments) const {
-        Array<T> total(devices_.queue(0), 1, pooled);
-        cl::Event done = totals_.with_total(devices_.queue(0), total, share, arguments...);
-        return total.read_at(devices_.queue(0), 0, {done});
-    }
-
-    /// The scan over `share` on the first device, from `carry` (the scan of what comes before) where `has_carry`;
+    /// The total of the scan over `share` on the set's device `device` (the neutral element where it is empty);
     /// waits.
     template <class... Args>
-    void scan_from(const IndexRange& share, bool has_carry, const T& carry, const Args&... arguments) const {
-        carried_(devices_.queue(0), share, arguments..., carry, cl_long(share.start), cl_int(has_carry)).wait();
+    T total(std::size_t device, const IndexRange& share, const Args&... arguments) const {
+        const Queue& queue = devices_.queue(device);
+        Array<T> total(queue, 1, pooled);
+        cl::Event done = totals_.with_total(queue, total, share, arguments...);
+        return total.read_at(queue, 0, {done});
+    }
+
+    /// The scan over `share` on the set's device `device`, from `carry` (the scan of what comes before) where
+    /// `has_carry`: a scan with a carry-in. Returns the event.
+    template <class... Args>
+    cl::Event scan_from(std::size_t device, const IndexRange& share, bool has_carry, const T& carry,
+                        const Args&... arguments) const {
+        return carried_(devices_.queue(device), share, arguments..., carry, cl_long(share.start), cl_int(has_carry));
+    }
+
+    const DeviceSet& devices() const noexcept { return devices_; }
+    /// The inclusive prefixes of `totals` (shares' totals, in order) by the scan's operator, on the first device.
+    std::vector<T> prefixes(const std::vector<T>& totals) const {
+        return detail::prefixes_in_order(devices_.queue(0), totals, neutral_, scan_expr_, preamble_, build_options_);
     }
 
 private:
