@@ -9,8 +9,10 @@
 //   4. a hand-written kernel (RawProgram) sums its share of the candidates in each work-item and the work-items
 //      of a group in local memory; clalgo::sum adds the groups' sums: the article's kernel, written by hand.
 // Each must give the others' answer and the expected one: Project Euler's 16695334890 over all candidates, the
-// host's brute force over a part of them.
+// host's brute force over a part of them. --devices splits the range across several devices of this process (a
+// clalgo::DeviceSet); the MPI build, euler43_mpi, across the ranks of `mpirun -np N euler43_mpi` (clalgo::mpi).
 #include "common/device.hpp"
+#include "common/scale.hpp"
 
 #include <clalgo/clalgo.hpp>
 
@@ -167,12 +169,16 @@ int run(int argc, char** argv) {
         "Project Euler 43 by brute force on the device: the sum of the 0-9 pandigital numbers with the sub-string\n"
         "divisibility property, over the 1,111,111,112 multiples of 9 below 10^10, in four ways.");
     bool all = false, verify = false;
-    std::optional<std::string> range_text;
+    std::optional<std::string> range_text, devices_text;
     std::optional<std::int64_t> chunk;
     command_line.flag("--all", "check all 1,111,111,112 candidates (the default on a GPU)", all);
     command_line.text("--range", "FIRST:LAST",
                       "check the candidates 9i for FIRST <= i < LAST only (default on a CPU: 155555556:166666667, 1%)",
                       range_text);
+    command_line.text("--devices", "N|SPECS",
+                      "split the range across N queues on the device, or the devices of comma-separated specs "
+                      "(\"0:0,0:1\"), in proportion to their compute units",
+                      devices_text);
     command_line.count("--chunk", "N", "way 3: candidates per chunk (default: as many as fit, at most 2^27)", chunk);
     command_line.flag("--verify",
                       "also brute force on the host with the article's predicate and compare the numbers found "
@@ -189,7 +195,8 @@ int run(int argc, char** argv) {
     if (range_text) std::tie(first, last) = parse_range(*range_text);
 
     std::printf("euler43:  Project Euler 43 by brute force, four ways\n");
-    example::Device device = example::open_device(command_line.device_spec());
+    const example::Scale scale = example::open_scale(command_line, devices_text);
+    const example::Device& device = scale.device;
     const clalgo::Queue& queue = device.queue;
     if (!all && !range_text && !device.info().is_gpu) std::tie(first, last) = std::pair{cpu_slice_first, cpu_slice_last};
     const std::int64_t count = last - first;
@@ -247,13 +254,12 @@ int run(int argc, char** argv) {
     // --- the four ways, each timed over `runs` runs; every run waits for its result ---
     std::printf("\n1. copy_if over the index range, then a host sum of the survivors\n");
     const auto way1 = example::best_of(runs, [&] {
-        auto [numbers, how_many] = clalgo::copy_if(queue, clalgo::range(first, last), predicate, selection);
-        const std::int64_t kept = how_many.get(queue);
+        auto [numbers, kept] = scale.copy_if(clalgo::range(first, last), predicate, selection);
         if (kept > *selection.capacity)
             throw clalgo::Error("copy_if kept " + std::to_string(kept) + " numbers, more than the " +
                                 std::to_string(*selection.capacity) + " there is room for: the predicate is wrong");
         WayResult result;
-        result.numbers = numbers.view(0, static_cast<std::size_t>(kept)).to_host(queue);
+        result.numbers = std::move(numbers);
         result.sum = std::accumulate(result.numbers.begin(), result.numbers.end(), std::int64_t(0));
         return result;
     });
@@ -262,7 +268,7 @@ int run(int argc, char** argv) {
 
     std::printf("2. ReductionKernel over the index range (map: n if it passes, else 0)\n");
     const auto way2 = example::best_of(runs, [&] {
-        return WayResult{sum_of_numbers(queue, clalgo::range(first, last)), {}};
+        return WayResult{scale.reduce(sum_of_numbers, clalgo::range(first, last)), {}};
     });
     std::printf("   sum %s\n   time %s, %s candidates/s\n", example::with_commas(way2.result.sum).c_str(),
                 way2.report().c_str(), example::si(double(count) / way2.best).c_str());
@@ -271,17 +277,30 @@ int run(int argc, char** argv) {
                 "   (%lld chunk%s of up to %s candidates)\n",
                 (long long)chunks, chunks == 1 ? "" : "s", example::with_commas(chunk_size).c_str());
     const auto way3 = example::best_of(runs, [&] {
-        // everything is enqueued at once: the in-order queue runs each chunk's marking after the previous
-        // chunk's sum, and the sums stay on the device until the end
-        for (std::int64_t c = 0; c < chunks; ++c) {
-            const std::int64_t chunk_start = first + c * chunk_size;
-            const std::int64_t chunk_end = std::min(chunk_start + chunk_size, last);
+        if (scale.several()) {
+            // several devices: each chunk marked and summed by all of them, its range split across them
+            std::int64_t sum = 0;
+            for (std::int64_t chunk_start = first; chunk_start < last; chunk_start += chunk_size) {
+                const std::int64_t chunk_end = std::min(chunk_start + chunk_size, last);
+                scale.devices.run(mark, clalgo::range(chunk_start, chunk_end), marked, chunk_start);
+                sum += scale.devices.reduce(sum_of_chunk, clalgo::range(0, chunk_end - chunk_start), marked);
+            }
+            return WayResult{sum, {}};
+        }
+        // one device (with MPI: this rank's share of the range, the ranks' sums added up). Everything is enqueued
+        // at once: the in-order queue runs each chunk's marking after the previous chunk's sum, and the sums stay
+        // on the device until the end
+        const clalgo::IndexRange mine = scale.local(clalgo::range(first, last));
+        const std::int64_t my_chunks = (mine.size() + chunk_size - 1) / chunk_size;
+        for (std::int64_t c = 0; c < my_chunks; ++c) {
+            const std::int64_t chunk_start = mine.start + c * chunk_size;
+            const std::int64_t chunk_end = std::min(chunk_start + chunk_size, mine.stop);
             mark(queue, clalgo::range(chunk_start, chunk_end), marked, chunk_start);
             sum_of_chunk.into(queue, chunk_sums.view(static_cast<std::size_t>(c), 1),
                               marked.view(0, static_cast<std::size_t>(chunk_end - chunk_start)));
         }
-        const auto sums = chunk_sums.to_host(queue);
-        return WayResult{std::accumulate(sums.begin(), sums.end(), std::int64_t(0)), {}};
+        const auto sums = my_chunks > 0 ? chunk_sums.view(0, std::size_t(my_chunks)).to_host(queue) : std::vector<std::int64_t>{};
+        return WayResult{scale.sum_over_processes(std::accumulate(sums.begin(), sums.end(), std::int64_t(0))), {}};
     });
     std::printf("   sum %s\n   time %s\n", example::with_commas(way3.result.sum).c_str(), way3.report().c_str());
 
@@ -319,6 +338,7 @@ int run(int argc, char** argv) {
     check(way2.result.sum == expected, "way 2 gave " + std::to_string(way2.result.sum));
     check(way3.result.sum == expected, "way 3 gave " + std::to_string(way3.result.sum));
     check(way4.result.sum == expected, "way 4 gave " + std::to_string(way4.result.sum));
+    passed = scale.everywhere(passed);
     if (passed) std::printf("PASS:     all four ways give %s\n", example::with_commas(expected).c_str());
     else std::printf("FAIL:     expected %s\n", example::with_commas(expected).c_str());
     return passed ? 0 : 1;
@@ -327,5 +347,14 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef CLALGO_EXAMPLE_MPI
+    MPI_Init(&argc, &argv);
+    const int code = example::run_main("euler43_mpi", [&] { return run(argc, argv); });
+    int worst = 0;
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return worst;
+#else
     return example::run_main("euler43", [&] { return run(argc, argv); });
+#endif
 }

@@ -6,7 +6,10 @@
 //   2. The midpoint rule for pi = integral over [0, 1] of 4 / (1 + x^2): a ReductionKernel sums the heights at
 //      the midpoints of N intervals, in double precision (float where the device lacks it).
 // The Monte Carlo estimate must lie within 5 standard errors of pi, the midpoint rule within its error bound.
+// --devices splits both ranges across several devices of this process (a clalgo::DeviceSet); the MPI build,
+// pi_mpi, across the ranks of `mpirun -np N pi_mpi` (clalgo::mpi). The count is the same in every mode.
 #include "common/device.hpp"
+#include "common/scale.hpp"
 
 #include <clalgo/clalgo.hpp>
 
@@ -71,10 +74,15 @@ int run(int argc, char** argv) {
     example::CommandLine command_line("pi", "Estimates pi on the device: Monte Carlo with a counter-based random generator,\n"
                                             "and the midpoint rule for the integral of 4 / (1 + x^2) over [0, 1].");
     std::optional<std::int64_t> samples, intervals, seed;
+    std::optional<std::string> devices_text;
     bool single = false;
     command_line.count("--samples", "N", "Monte Carlo points (default: 2^27 on a CPU, 2^36 on a GPU)", samples);
     command_line.count("--intervals", "N", "midpoint rule intervals (default: 1e7 on a CPU, 1e9 on a GPU)", intervals);
     command_line.count("--seed", "S", "the generator's key (default 42)", seed);
+    command_line.text("--devices", "N|SPECS",
+                      "split the ranges across N queues on the device, or the devices of comma-separated specs "
+                      "(\"0:0,0:1\"), in proportion to their compute units",
+                      devices_text);
     command_line.flag("--float", "the midpoint rule in single precision even where the device has double", single);
     command_line.epilogue("Examples:\n  pi\n  pi --samples 2^30 --seed 7 --intervals 1e6");
     if (!command_line.parse(argc, argv)) return 0;
@@ -85,8 +93,8 @@ int run(int argc, char** argv) {
     const int runs = command_line.runs();
 
     std::printf("pi:       estimating pi on the device, two ways\n");
-    example::Device device = example::open_device(command_line.device_spec());
-    const clalgo::Queue& queue = device.queue;
+    const example::Scale scale = example::open_scale(command_line, devices_text);
+    const example::Device& device = scale.device;
     const bool gpu = device.info().is_gpu;
     const bool in_double = device.info().has_fp64 && !single;
 
@@ -128,7 +136,7 @@ int run(int argc, char** argv) {
                 samples && points != *samples ? ", rounded up to a multiple of 4" : "");
     const cl_uint2 philox_key{{static_cast<cl_uint>(key), static_cast<cl_uint>(key >> 32)}};
     const auto monte_carlo = example::best_of(runs, [&] {
-        return MonteCarlo{count_inside(queue, clalgo::range(0, calls), philox_key)};
+        return MonteCarlo{scale.reduce(count_inside, clalgo::range(0, calls), philox_key)};
     });
     const double estimate = 4.0 * double(monte_carlo.result.inside) / double(points);
     const double standard_error = 4.0 * std::sqrt(pi / 4 * (1 - pi / 4) / double(points));
@@ -147,8 +155,9 @@ int run(int argc, char** argv) {
                           : " (the device has no double precision)");
     const double h = 1.0 / double(interval_count);
     const auto midpoint = example::best_of(runs, [&] {
-        if (in_double) return (*midpoint_sum)(queue, clalgo::range(0, interval_count), h) * h;
-        return double((*midpoint_sum_float)(queue, clalgo::range(0, interval_count), static_cast<float>(h))) / 16777216.0 * h;
+        if (in_double) return scale.reduce(*midpoint_sum, clalgo::range(0, interval_count), h) * h;
+        return double(scale.reduce(*midpoint_sum_float, clalgo::range(0, interval_count), static_cast<float>(h))) /
+               16777216.0 * h;
     });
     const double quadrature_error = midpoint.result - pi;
     // the midpoint rule's error is -h^2/12 to leading order, plus rounding
@@ -174,6 +183,7 @@ int run(int argc, char** argv) {
         std::printf("MISMATCH: repeated runs gave different results\n");
         passed = false;
     }
+    passed = scale.everywhere(passed);
     if (passed)
         std::printf("PASS:     Monte Carlo within %.2f standard errors, midpoint rule within %.1e\n", deviations,
                     quadrature_bound);
@@ -183,5 +193,14 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef CLALGO_EXAMPLE_MPI
+    MPI_Init(&argc, &argv);
+    const int code = example::run_main("pi_mpi", [&] { return run(argc, argv); });
+    int worst = 0;
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return worst;
+#else
     return example::run_main("pi", [&] { return run(argc, argv); });
+#endif
 }

@@ -36,3 +36,5 @@
 #include <clalgo/policy/segments.hpp>
 #include <clalgo/cl/philox.hpp>
 #include <clalgo/tuning/autotune.hpp>
+#include <clalgo/multi/split_algorithms.hpp>
+#include <clalgo/multi/split_array.hpp>

@@ -66,7 +66,7 @@ public:
     ReductionKernel(const Context& context, const std::string& neutral, const std::string& reduce_expr,
                     std::string map_expr, const std::string& arguments, ReductionOptions options = {})
         : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()),
-          checked_(declarations_, options_.checked) {
+          neutral_(neutral), reduce_expr_(reduce_expr), checked_(declarations_, options_.checked) {
         const std::string kernel = "ReductionKernel '" + options_.name + "'";
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::ReductionKernel: '" + options_.name + "' is not a kernel name");
@@ -169,6 +169,10 @@ public:
     }
 
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
+    /// The expressions and options it was made with (a multi-device call combines its partials with them).
+    const std::string& neutral() const noexcept { return neutral_; }
+    const std::string& reduce_expr() const noexcept { return reduce_expr_; }
+    const ReductionOptions& options() const noexcept { return options_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
     /// What the compiler said building it for a device (warnings; often nothing).
@@ -285,6 +289,7 @@ private:
     std::vector<bool> indexed_;  ///< arrays the map indexes only at [i]: checked to hold every index of a call
     ReductionOptions options_;
     std::string value_type_;
+    std::string neutral_, reduce_expr_;
     std::string vector_source_;
     std::vector<detail::ReductionPlan> plans_;  ///< one per device of the context, in its order
     detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off

@@ -1,0 +1,259 @@
+// DeviceSet: one in-order queue per device of one context, and calls that split an index range across them in
+// proportion to each device's weight, run the shares concurrently and combine the results in device order.
+//   auto devices = clalgo::DeviceSet::from_environment();     // CLALGO_DEVICE="0:0,0:1", or the default device
+//   auto halves = clalgo::DeviceSet::sub_devices(device, 2);  // a device split into 2 (clCreateSubDevices)
+//   std::int64_t s = devices.reduce(sum, clalgo::range(0, n)); // a ReductionKernel over the range, split
+//   devices.run(mark, clalgo::range(0, n), marked);            // an ElementwiseKernel, split; waits
+// Kernels are made once on devices.context(), which builds them for every device of the set.
+#pragma once
+
+#include <clalgo/algorithm/kernel_cache.hpp>
+#include <clalgo/core/context.hpp>
+#include <clalgo/core/environment.hpp>
+#include <clalgo/core/queue.hpp>
+#include <clalgo/core/range.hpp>
+#include <clalgo/kernels/elementwise.hpp>
+#include <clalgo/kernels/reduction.hpp>
+#include <clalgo/kernels/scan.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace clalgo {
+
+namespace detail {
+
+/// The shares of `indices` for the weights: consecutive, in order, together the whole range; a weight of 0 gets
+/// an empty share. Boundaries are rounded down in 128-bit arithmetic, so shares differ from the exact
+/// proportions by less than one index.
+inline std::vector<IndexRange> split_range(const IndexRange& indices, const std::vector<double>& weights) {
+    const std::int64_t n = indices.size();
+    if (weights.empty()) throw std::invalid_argument("clalgo: splitting a range needs at least one weight");
+    double total = 0;
+    for (double weight : weights) {
+        if (!(weight >= 0)) throw std::invalid_argument("clalgo: a device weight must be 0 or more");
+        total += weight;
+    }
+    if (!(total > 0)) throw std::invalid_argument("clalgo: the device weights must not all be 0");
+    // weights as integers out of 2^20, so that boundaries are exact integer products
+    const std::uint64_t scale = std::uint64_t(1) << 20;
+    std::vector<std::uint64_t> fixed;
+    std::uint64_t fixed_total = 0;
+    for (double weight : weights) fixed_total += fixed.emplace_back(std::uint64_t(weight / total * double(scale)));
+    if (fixed_total == 0) fixed_total = fixed.back() = 1;
+    std::vector<IndexRange> shares;
+    unsigned __int128 cumulative = 0;
+    std::int64_t begin = 0;
+    for (std::size_t d = 0; d < weights.size(); ++d) {
+        cumulative += fixed[d];
+        const std::int64_t end = d + 1 == weights.size()
+                                     ? n
+                                     : std::int64_t(cumulative * (unsigned __int128)n / fixed_total);
+        // start + k * step stays within 64 bits for k <= n: the range's own stop bounds it (unsigned wrap is exact)
+        auto at = [&](std::int64_t k) {
+            return std::int64_t(std::uint64_t(indices.start) + std::uint64_t(k) * std::uint64_t(indices.step));
+        };
+        shares.push_back(IndexRange{at(begin), end == n ? indices.stop : at(end), indices.step});
+        if (end == begin) shares.back().stop = shares.back().start;
+        begin = end;
+    }
+    return shares;
+}
+
+/// The inclusive prefixes of `partials` combined left to right with `scan_expr` (over a and b) on `queue`'s
+/// device, by clalgo's scan: an associative operator need not be commutative. The scan is kept with the context
+/// by its expressions, so a second call builds nothing.
+template <class T>
+std::vector<T> prefixes_in_order(const Queue& queue, const std::vector<T>& partials, const std::string& neutral,
+                                 const std::string& scan_expr, const std::string& preamble,
+                                 const std::string& build_options) {
+    if (partials.size() <= 1) return partials;
+    const std::string type = type_name<T>();
+    const auto& scan = cached_kernel<GenericScanKernel<T>>(
+        queue.context(), "prefixes in order\n" + type + "\n" + neutral + "\n" + scan_expr + "\n" + preamble + "\n" + build_options,
+        [&] {
+            ScanOptions options;
+            options.name = "prefixes_in_order";
+            options.preamble = preamble;
+            options.build_options = build_options;
+            return std::make_shared<GenericScanKernel<T>>(queue.context(), "const " + type + " *partials, " + type +
+                                                          " *prefixes", "partials[i]", scan_expr, neutral,
+                                                          "prefixes[i] = item", options);
+        });
+    Array<T> values(queue, partials.size(), pooled);
+    values.write(queue, partials);
+    cl::Event done = scan(queue, values, values);
+    return values.to_host(queue, {done});
+}
+
+/// `partials` (at least one) combined left to right with `scan_expr`; see prefixes_in_order.
+template <class T>
+T combine_in_order(const Queue& queue, const std::vector<T>& partials, const std::string& neutral,
+                   const std::string& scan_expr, const std::string& preamble, const std::string& build_options) {
+    return prefixes_in_order(queue, partials, neutral, scan_expr, preamble, build_options).back();
+}
+
+}  // namespace detail
+
+/// A set of in-order queues, one per device share, all on one context; see the header's first lines.
+class DeviceSet {
+public:
+    /// One queue on each device of `context`.
+    explicit DeviceSet(const Context& context) : context_(context) {
+        for (const auto& device : context.devices()) queues_.emplace_back(context, device);
+        default_weights();
+    }
+
+    /// The given queues, in this order (the order of the shares and of the combination); all on one context. A
+    /// device may appear twice: two queues on one device.
+    explicit DeviceSet(std::vector<Queue> queues) : context_(first(queues).context()), queues_(std::move(queues)) {
+        for (const auto& queue : queues_)
+            if (queue.context() != context_)
+                throw std::invalid_argument("clalgo::DeviceSet: every queue must be on the same context");
+        default_weights();
+    }
+
+    /// `parts` sub-devices of `parent` of equal compute units (clCreateSubDevices, CL_DEVICE_PARTITION_EQUALLY),
+    /// with a context over them.
+    static DeviceSet sub_devices(const cl::Device& parent, unsigned parts) {
+        const unsigned units = parent.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+        if (parts == 0 || parts > units)
+            throw std::invalid_argument("clalgo::DeviceSet::sub_devices: cannot split a device of " +
+                                        std::to_string(units) + " compute units into " + std::to_string(parts));
+        const cl_device_partition_property properties[] = {CL_DEVICE_PARTITION_EQUALLY, cl_device_partition_property(units / parts), 0};
+        std::vector<cl::Device> devices;
+        try {
+            cl::Device(parent).createSubDevices(properties, &devices);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "splitting '" + parent.getInfo<CL_DEVICE_NAME>() + "' into sub-devices");
+        }
+        devices.resize(std::min<std::size_t>(devices.size(), parts));
+        Context context{cl::Context(devices)};
+        // PoCL 3.1 makes a context over two sub-devices of its CPU that reports one device
+        if (context.devices().size() != devices.size())
+            throw Error("clalgo::DeviceSet::sub_devices: the platform's context over " + std::to_string(devices.size()) +
+                        " sub-devices of '" + parent.getInfo<CL_DEVICE_NAME>() + "' holds " +
+                        std::to_string(context.devices().size()) + " devices; use two queues on the device instead");
+        return DeviceSet(context);
+    }
+
+    /// The devices a list of "platform[:device]" specs names, separated by commas (CLALGO_DEVICE's form); a
+    /// device named twice gets two queues. All must be on one platform.
+    static DeviceSet from_spec(const std::string& specs) {
+        std::vector<cl::Device> named, distinct;
+        std::size_t begin = 0;
+        while (begin <= specs.size()) {
+            const std::size_t comma = std::min(specs.find(',', begin), specs.size());
+            named.push_back(detail::select_device(specs.substr(begin, comma - begin)));
+            begin = comma + 1;
+        }
+        for (const auto& device : named)
+            if (std::none_of(distinct.begin(), distinct.end(), [&](const cl::Device& d) { return d() == device(); }))
+                distinct.push_back(device);
+        Context context{cl::Context(distinct)};
+        std::vector<Queue> queues;
+        for (const auto& device : named) queues.emplace_back(context, device);
+        return DeviceSet(std::move(queues));
+    }
+
+    /// The devices CLALGO_DEVICE names (several separated by commas), else the default device alone.
+    static DeviceSet from_environment() {
+        if (auto spec = detail::environment("CLALGO_DEVICE"); spec && spec->find(',') != std::string::npos)
+            return from_spec(*spec);
+        return DeviceSet(std::vector<Queue>{Queue(Context::default_context())});
+    }
+
+    const Context& context() const noexcept { return context_; }
+    std::size_t size() const noexcept { return queues_.size(); }
+    const Queue& queue(std::size_t index) const { return queues_.at(index); }
+    const std::vector<Queue>& queues() const noexcept { return queues_; }
+
+    /// Each queue's share of the work, relative to the others (compute units until set or calibrated).
+    const std::vector<double>& weights() const noexcept { return weights_; }
+    void set_weights(std::vector<double> weights) {
+        if (weights.size() != queues_.size())
+            throw std::invalid_argument("clalgo::DeviceSet::set_weights: " + std::to_string(weights.size()) +
+                                        " weights for " + std::to_string(queues_.size()) + " queues");
+        detail::split_range(IndexRange{0, 0, 1}, weights);  // checks them
+        weights_ = std::move(weights);
+    }
+
+    /// Sets the weights to the measured speed: `work(queue, range)` (which must wait for what it runs) is run on
+    /// each device over `sample` indices, once to build and warm up, then timed.
+    template <class Work>
+    void calibrate(const Work& work, std::int64_t sample) {
+        std::vector<double> speeds;
+        for (const auto& queue : queues_) {
+            work(queue, range(0, sample));
+            const auto begin = std::chrono::steady_clock::now();
+            work(queue, range(0, sample));
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+            speeds.push_back(double(sample) / std::max(seconds, 1e-9));
+        }
+        set_weights(std::move(speeds));
+    }
+
+    /// The consecutive shares of `indices`, one per queue, in proportion to the weights.
+    std::vector<IndexRange> split(const IndexRange& indices) const { return detail::split_range(indices, weights_); }
+
+    /// `kernel` over `indices`, split across the devices and run concurrently; the partial results are combined
+    /// in device order with the kernel's reduce_expr (on the first device), so the order of the items is kept
+    /// across devices. With one queue: exactly kernel(queue, indices, arguments...).
+    template <class T, class... Args>
+    T reduce(const ReductionKernel<T>& kernel, const IndexRange& indices, const Args&... arguments) const {
+        if (queues_.size() == 1) return kernel(queues_.front(), indices, arguments...);
+        const auto shares = split(indices);
+        std::vector<DeviceResult<T>> results;
+        std::vector<std::size_t> used;
+        for (std::size_t d = 0; d < queues_.size(); ++d) {
+            if (shares[d].size() == 0) continue;
+            results.push_back(kernel.async(queues_[d], shares[d], arguments...));
+            queues_[d].flush();
+            used.push_back(d);
+        }
+        if (results.empty()) return kernel(queues_.front(), indices, arguments...);  // the neutral element
+        std::vector<T> partials;
+        for (std::size_t k = 0; k < results.size(); ++k) partials.push_back(results[k].get(queues_[used[k]]));
+        const auto& options = kernel.options();
+        return detail::combine_in_order(queues_.front(), partials, kernel.neutral(), kernel.reduce_expr(),
+                                        options.preamble, options.build_options);
+    }
+
+    /// `kernel` over `indices`, split across the devices and run concurrently; waits for every share. Arrays the
+    /// shares write belong to the one context: each device writes only its own indices.
+    template <class... Args>
+    void run(const ElementwiseKernel& kernel, const IndexRange& indices, const Args&... arguments) const {
+        const auto shares = split(indices);
+        std::vector<cl::Event> events;
+        for (std::size_t d = 0; d < queues_.size(); ++d) {
+            if (shares[d].size() == 0) continue;
+            events.push_back(kernel(queues_[d], shares[d], arguments...));
+            queues_[d].flush();
+        }
+        try {
+            if (!events.empty()) cl::WaitForEvents(events);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "waiting for the shares of a multi-device call");
+        }
+    }
+
+private:
+    static const Queue& first(const std::vector<Queue>& queues) {
+        if (queues.empty()) throw std::invalid_argument("clalgo::DeviceSet: no queue given");
+        return queues.front();
+    }
+
+    void default_weights() {
+        weights_.clear();
+        for (const auto& queue : queues_) weights_.push_back(double(queue.info().compute_units));
+    }
+
+    Context context_;
+    std::vector<Queue> queues_;
+    std::vector<double> weights_;
+};
+
+}  // namespace clalgo

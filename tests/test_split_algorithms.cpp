@@ -1,0 +1,125 @@
+// copy_if and SplitScanKernel over index ranges split across a DeviceSet of two queues on the test device (see
+// test_device_set.cpp for why not two sub-devices on PoCL), against the host, for every weighting.
+#include "support.hpp"
+
+#include <clalgo/multi/split_algorithms.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+/// An affine map x -> mul * x + add (mod 2^64); composing them is associative but not commutative.
+struct Affine {
+    std::uint64_t mul, add;
+    bool operator==(const Affine& other) const { return mul == other.mul && add == other.add; }
+};
+
+void register_affine() {
+    static const bool registered = [] {
+        clalgo::register_struct<Affine>("affine", "typedef struct { ulong mul, add; } affine;",
+                                        {CLALGO_FIELD(Affine, mul), CLALGO_FIELD(Affine, add)});
+        return true;
+    }();
+    (void)registered;
+}
+
+Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
+Affine affine_at(std::int64_t i) { return {std::uint64_t(i % 5 + 1), std::uint64_t(i % 7)}; }
+
+clalgo::DeviceSet& two_queues() {
+    static clalgo::DeviceSet set(std::vector<clalgo::Queue>{clalgo::Queue(clalgo_test::context()),
+                                                            clalgo::Queue(clalgo_test::context())});
+    return set;
+}
+
+const std::vector<std::vector<double>> weightings{{1, 1}, {3, 1}, {1, 7}, {1, 0}, {0, 1}};
+
+TEST(SplitCopyIf, KeepsTheIndicesInOrderForEveryWeighting) {
+    auto& devices = two_queues();
+    // indices past 2^32 too
+    const std::int64_t high = std::int64_t(1) << 40;
+    for (const clalgo::IndexRange indices : {clalgo::IndexRange{0, 100003, 1}, clalgo::IndexRange{high, high + 77777, 3},
+                                             clalgo::IndexRange{0, 0, 1}, clalgo::IndexRange{7, 8, 1}})
+        for (const auto& weights : weightings) {
+            devices.set_weights(weights);
+            clalgo::SelectionOptions options;
+            options.value_expr = "2 * i";
+            const auto [kept, count] = clalgo::copy_if(devices, indices, "i % 7 == 0 || i % 11 == 3", options);
+            std::vector<std::int64_t> expected;
+            for (std::int64_t i = indices.start; i < indices.stop; i += indices.step)
+                if (i % 7 == 0 || i % 11 == 3) expected.push_back(2 * i);
+            const std::int64_t n = count.get(devices.queue(0));
+            ASSERT_EQ(n, std::int64_t(expected.size())) << weights[0] << ":" << weights[1];
+            EXPECT_EQ(kept.view(0, std::size_t(n)).to_host(devices.queue(0)), expected);
+        }
+}
+
+TEST(SplitCopyIf, KeepsTheFirstItemsWhereTheCapacityIsSmaller) {
+    auto& devices = two_queues();
+    devices.set_weights({1, 1});
+    clalgo::SelectionOptions options;
+    options.capacity = 100;
+    const auto [kept, count] = clalgo::copy_if(devices, clalgo::range(0, 10000), "i % 3 == 1", options);
+    EXPECT_EQ(count.get(devices.queue(0)), 3333);
+    ASSERT_EQ(kept.size(), 100u);
+    const auto host = kept.to_host(devices.queue(0));
+    for (std::int64_t k = 0; k < 100; ++k) EXPECT_EQ(host[k], 3 * k + 1);
+}
+
+TEST(SplitScan, SumsInclusiveAndExclusiveLikeTheHost) {
+    auto& devices = two_queues();
+    const clalgo::SplitScanKernel<std::int64_t> scan(devices, "long *inclusive, long *exclusive", "i % 13", "a + b", "0",
+                                                     "inclusive[i] = item; exclusive[i] = prev_item");
+    for (std::int64_t n : {0, 1, 2, 1000, 100003}) {
+        clalgo::Array<std::int64_t> inclusive(devices.context(), std::max<std::int64_t>(n, 1)),
+            exclusive(devices.context(), std::max<std::int64_t>(n, 1));
+        for (const auto& weights : weightings) {
+            devices.set_weights(weights);
+            scan(clalgo::range(0, n), inclusive, exclusive);
+            std::int64_t sum = 0, wrong = 0;
+            const auto in = inclusive.to_host(devices.queue(0)), ex = exclusive.to_host(devices.queue(0));
+            for (std::int64_t i = 0; i < n; ++i) {
+                wrong += ex[i] != sum;
+                sum += i % 13;
+                wrong += in[i] != sum;
+            }
+            EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1] << " n " << n;
+        }
+    }
+}
+
+TEST(SplitScan, ComposesANonCommutativeOperatorInOrder) {
+    register_affine();
+    auto& devices = two_queues();
+    const clalgo::SplitScanKernel<Affine> scan(devices, "affine *inclusive, affine *exclusive, long first",
+                                               "(affine){(ulong)(i % 5 + 1), (ulong)(i % 7)}",
+                                               "(affine){a.mul * b.mul, b.mul * a.add + b.add}", "(affine){1, 0}",
+                                               "inclusive[i - first] = item; exclusive[i - first] = prev_item");
+    const std::int64_t first = (std::int64_t(1) << 33) + 5, n = 50001;  // indices past 2^32
+    clalgo::Array<Affine> inclusive(devices.context(), n), exclusive(devices.context(), n);
+    for (const auto& weights : weightings) {
+        devices.set_weights(weights);
+        scan(clalgo::range(first, first + n), inclusive, exclusive, first);
+        const auto in = inclusive.to_host(devices.queue(0)), ex = exclusive.to_host(devices.queue(0));
+        Affine running{1, 0};
+        std::int64_t wrong = 0;
+        for (std::int64_t k = 0; k < n; ++k) {
+            wrong += !(ex[k] == running);
+            running = then(running, affine_at(first + k));
+            wrong += !(in[k] == running);
+        }
+        EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1];
+    }
+}
+
+TEST(SplitScan, RejectsWhatItCannotSplit) {
+    clalgo::ScanOptions segmented;
+    segmented.is_segment_start_expr = "i % 10 == 0";
+    EXPECT_THROW(clalgo::SplitScanKernel<int>(two_queues(), "int *out", "1", "a + b", "0", "out[i] = item", segmented),
+                 std::invalid_argument);
+    EXPECT_THROW(clalgo::SplitScanKernel<int>(two_queues(), "int *out", "1", "a + b", "0", "out[i] = last_item"),
+                 std::invalid_argument);
+}
+
+}  // namespace
