@@ -155,7 +155,13 @@ public:
         for (const auto& device : named)
             if (std::none_of(distinct.begin(), distinct.end(), [&](const cl::Device& d) { return d() == device(); }))
                 distinct.push_back(device);
-        Context context{cl::Context(distinct)};
+        cl::Context shared;
+        try {
+            shared = cl::Context(distinct);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "creating one context over the devices of \"" + specs + "\" (they must be of one platform)");
+        }
+        Context context{shared};
         std::vector<Queue> queues;
         for (const auto& device : named) queues.emplace_back(context, device);
         return DeviceSet(std::move(queues));
