@@ -6,6 +6,8 @@
 #include <clalgo/multi/device_set.hpp>
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace {
@@ -188,6 +190,21 @@ TEST(DeviceSet, OneQueueIsTheSingleDeviceCall) {
     const clalgo::ReductionKernel<std::int64_t> sum(one.context(), "0", "a + b", "i", "");
     EXPECT_EQ(one.reduce(sum, clalgo::range(0, 1000)), 499500);
     EXPECT_EQ(one.weights().size(), 1u);
+}
+
+TEST(DeviceSet, TakesTheDevicesCLALGO_DEVICEListsAndTheDefaultIsTheFirst) {
+    const char* before = std::getenv("CLALGO_DEVICE");
+    const std::string saved = before ? before : "";
+    ::setenv("CLALGO_DEVICE", "0:0,0:0", 1);
+    const auto set = clalgo::DeviceSet::from_environment();
+    const cl::Device first = clalgo::detail::default_device();
+    if (before) {
+        ::setenv("CLALGO_DEVICE", saved.c_str(), 1);
+    } else {
+        ::unsetenv("CLALGO_DEVICE");
+    }
+    EXPECT_EQ(set.size(), 2u);
+    EXPECT_EQ(first(), clalgo::detail::select_device("0:0")());
 }
 
 TEST(DeviceSet, NamesADeviceTwiceForTwoQueues) {
