@@ -207,6 +207,22 @@ TEST(DeviceSet, TakesTheDevicesCLALGO_DEVICEListsAndTheDefaultIsTheFirst) {
     EXPECT_EQ(first(), clalgo::detail::select_device("0:0")());
 }
 
+TEST(DeviceSet, SplitsADeviceIntoSubDevicesOrSaysWhyNot) {
+    const cl::Device& device = clalgo_test::context().device();
+    const unsigned units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    EXPECT_TRUE(clalgo_test::contains(
+        clalgo_test::message_of<std::invalid_argument>([&] { clalgo::DeviceSet::sub_devices(device, units + 1); }),
+        "into " + std::to_string(units + 1)));
+    if (units < 2) GTEST_SKIP() << "one compute unit";
+    try {
+        const auto halves = clalgo::DeviceSet::sub_devices(device, 2);
+        EXPECT_EQ(halves.size(), 2u);
+    } catch (const clalgo::Error& error) {
+        // PoCL 3.1: its context over the sub-devices reports one device
+        EXPECT_TRUE(clalgo_test::contains(error.what(), "sub-devices"));
+    }
+}
+
 TEST(DeviceSet, NamesADeviceTwiceForTwoQueues) {
     auto set = clalgo::DeviceSet::from_spec("0:0,0:0");
     ASSERT_EQ(set.size(), 2u);
