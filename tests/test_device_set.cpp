@@ -6,6 +6,8 @@
 #include <clalgo/multi/device_set.hpp>
 
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace {
@@ -188,6 +190,37 @@ TEST(DeviceSet, OneQueueIsTheSingleDeviceCall) {
     const clalgo::ReductionKernel<std::int64_t> sum(one.context(), "0", "a + b", "i", "");
     EXPECT_EQ(one.reduce(sum, clalgo::range(0, 1000)), 499500);
     EXPECT_EQ(one.weights().size(), 1u);
+}
+
+TEST(DeviceSet, TakesTheDevicesCLALGO_DEVICEListsAndTheDefaultIsTheFirst) {
+    const char* before = std::getenv("CLALGO_DEVICE");
+    const std::string saved = before ? before : "";
+    ::setenv("CLALGO_DEVICE", "0:0,0:0", 1);
+    const auto set = clalgo::DeviceSet::from_environment();
+    const cl::Device first = clalgo::detail::default_device();
+    if (before) {
+        ::setenv("CLALGO_DEVICE", saved.c_str(), 1);
+    } else {
+        ::unsetenv("CLALGO_DEVICE");
+    }
+    EXPECT_EQ(set.size(), 2u);
+    EXPECT_EQ(first(), clalgo::detail::select_device("0:0")());
+}
+
+TEST(DeviceSet, SplitsADeviceIntoSubDevicesOrSaysWhyNot) {
+    const cl::Device& device = clalgo_test::context().device();
+    const unsigned units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    EXPECT_TRUE(clalgo_test::contains(
+        clalgo_test::message_of<std::invalid_argument>([&] { clalgo::DeviceSet::sub_devices(device, units + 1); }),
+        "into " + std::to_string(units + 1)));
+    if (units < 2) GTEST_SKIP() << "one compute unit";
+    try {
+        const auto halves = clalgo::DeviceSet::sub_devices(device, 2);
+        EXPECT_EQ(halves.size(), 2u);
+    } catch (const clalgo::Error& error) {
+        // PoCL 3.1: its context over the sub-devices reports one device
+        EXPECT_TRUE(clalgo_test::contains(error.what(), "sub-devices"));
+    }
 }
 
 TEST(DeviceSet, NamesADeviceTwiceForTwoQueues) {

@@ -533,3 +533,27 @@ TEST(Docs, OutOfDeviceMemory) {
     // end doc
     EXPECT_TRUE(clalgo_test::contains(::testing::internal::GetCapturedStderr(), "CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
 }
+
+// ---------------------------------------------------------------------------------------------- docs/scaling.md
+
+TEST(Docs, SeveralDevices) {
+    // two queues on the test device stand for two devices
+    clalgo::DeviceSet devices(std::vector<clalgo::Queue>{clalgo::Queue(context()), clalgo::Queue(context())});
+    // doc: docs/scaling.md
+    clalgo::ReductionKernel<std::int64_t> count(devices.context(), "0", "a + b", "i % 7 == 3 ? 1 : 0", "");
+    devices.set_weights({3, 1});                                       // the first device takes 3/4 of the range
+    std::int64_t hits = devices.reduce(count, clalgo::range(0, 1000000));  // 142857
+
+    clalgo::SplitScanKernel<std::int64_t> cumsum(devices, "long *out", "i % 10", "a + b", "0", "out[i] = item");
+    clalgo::Array<std::int64_t> out(devices.context(), 1000);
+    cumsum(clalgo::range(0, 1000), out);                               // each device carried in from the ones before
+
+    auto [kept, how_many] = clalgo::copy_if(devices, clalgo::range(0, 1000), "i % 100 == 0");  // 0, 100, ..., 900
+    // end doc
+    EXPECT_EQ(hits, 142857);
+    const auto host = out.to_host(devices.queue(0));
+    std::int64_t sum = 0;
+    for (std::int64_t i = 0; i < 1000; ++i) EXPECT_EQ(host[i], sum += i % 10);
+    EXPECT_EQ(how_many.get(devices.queue(0)), 10);
+    EXPECT_EQ(kept.view(0, 10).to_host(devices.queue(0)), (std::vector<std::int64_t>{0, 100, 200, 300, 400, 500, 600, 700, 800, 900}));
+}

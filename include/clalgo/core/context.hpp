@@ -150,9 +150,10 @@ inline cl::Device select_device(const std::string& spec) {
     return fail("no device matches \"" + device_part + "\"");
 }
 
-/// The default device: the one CLALGO_DEVICE names, else the first GPU of any platform, else the first device.
+/// The default device: the one CLALGO_DEVICE names (the first, where it lists several separated by commas for a
+/// DeviceSet), else the first GPU of any platform, else the first device.
 inline cl::Device default_device() {
-    if (auto spec = environment("CLALGO_DEVICE"); spec && !spec->empty()) return select_device(*spec);
+    if (auto spec = environment("CLALGO_DEVICE"); spec && !spec->empty()) return select_device(spec->substr(0, spec->find(',')));
     auto all = platforms();
     for (const auto& platform : all)
         for (const auto& device : devices_of(platform))

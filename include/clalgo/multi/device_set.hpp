@@ -27,8 +27,8 @@ namespace clalgo {
 namespace detail {
 
 /// The shares of `indices` for the weights: consecutive, in order, together the whole range; a weight of 0 gets
-/// an empty share. Boundaries are rounded down in 128-bit arithmetic, so shares differ from the exact
-/// proportions by less than one index.
+/// an empty share. Weights are rounded to multiples of 2^-20 of the total and boundaries computed exactly in
+/// 64-bit integers, so shares differ from those proportions by less than one index.
 inline std::vector<IndexRange> split_range(const IndexRange& indices, const std::vector<double>& weights) {
     const std::int64_t n = indices.size();
     if (weights.empty()) throw std::invalid_argument("clalgo: splitting a range needs at least one weight");
@@ -45,13 +45,15 @@ inline std::vector<IndexRange> split_range(const IndexRange& indices, const std:
     for (double weight : weights) fixed_total += fixed.emplace_back(std::uint64_t(weight / total * double(scale)));
     if (fixed_total == 0) fixed_total = fixed.back() = 1;
     std::vector<IndexRange> shares;
-    unsigned __int128 cumulative = 0;
+    // n * cumulative / fixed_total without overflow: cumulative <= fixed_total < 2^20 + the count of weights
+    const std::uint64_t whole = std::uint64_t(n) / fixed_total, rest = std::uint64_t(n) % fixed_total;
+    std::uint64_t cumulative = 0;
     std::int64_t begin = 0;
     for (std::size_t d = 0; d < weights.size(); ++d) {
         cumulative += fixed[d];
         const std::int64_t end = d + 1 == weights.size()
                                      ? n
-                                     : std::int64_t(cumulative * (unsigned __int128)n / fixed_total);
+                                     : std::int64_t(whole * cumulative + rest * cumulative / fixed_total);
         // start + k * step stays within 64 bits for k <= n: the range's own stop bounds it (unsigned wrap is exact)
         auto at = [&](std::int64_t k) {
             return std::int64_t(std::uint64_t(indices.start) + std::uint64_t(k) * std::uint64_t(indices.step));
@@ -153,7 +155,13 @@ public:
         for (const auto& device : named)
             if (std::none_of(distinct.begin(), distinct.end(), [&](const cl::Device& d) { return d() == device(); }))
                 distinct.push_back(device);
-        Context context{cl::Context(distinct)};
+        cl::Context shared;
+        try {
+            shared = cl::Context(distinct);
+        } catch (const cl::Error& error) {
+            detail::rethrow(error, "creating one context over the devices of \"" + specs + "\" (they must be of one platform)");
+        }
+        Context context{shared};
         std::vector<Queue> queues;
         for (const auto& device : named) queues.emplace_back(context, device);
         return DeviceSet(std::move(queues));

@@ -116,6 +116,7 @@ public:
     /// rank, is the neutral element for an empty range.
     template <class T, class... Args>
     T reduce(const ReductionKernel<T>& kernel, const IndexRange& indices, const Args&... arguments) const {
+        if (size_ == 1) return kernel(queue_, indices, arguments...);  // one rank: the single-device call
         const IndexRange mine = share(indices);
         const T partial = kernel(queue_, mine, arguments...);
         const auto& options = kernel.options();

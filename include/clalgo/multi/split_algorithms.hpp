@@ -57,8 +57,9 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
     for (std::size_t k = 0; k < parts.size() && offset < room; ++k) {
         const std::int64_t length = std::min(counts[k], room - offset);
         if (length > 0)
+            // on the first queue: one device writes the result (the counts' reads waited for every share)
             copies.push_back(parts[k].values.view(0, std::size_t(length))
-                                 .copy_to(devices.queue(used[k]), result.values.view(std::size_t(offset), std::size_t(length))));
+                                 .copy_to(first, result.values.view(std::size_t(offset), std::size_t(length))));
         offset += length;
     }
     detail::wait_all(copies, "copying the shares of a multi-device copy_if");
