@@ -148,7 +148,8 @@ public:
             auto& stored = result.stored()[list.name];
             stored.type = detail::canonical_type_name(list.type);
             stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1, pooled);
-            stored.offsets.view(static_cast<std::size_t>(n), 1).fill(queue, 0);
+            const std::int64_t zero = 0;  // written, not filled: Oclgrind does not see clEnqueueFillBuffer's writes
+            stored.offsets.view(static_cast<std::size_t>(n), 1).write(queue, &zero);
         }
         if (n > 0) run(queue, "_count", indices, result, bound, call.wait);
         for (const auto& list : lists_) {

@@ -37,9 +37,14 @@ struct GrowingBuffer {
         if (reserve(queue, wanted)) zero(queue);
     }
 
+    /// Up to 64 KiB (tickets, look-back status words of up to 8,192 tiles) written from zeros in host memory, more
+    /// filled: a write is what Oclgrind's --uninitialized sees (it does not track clEnqueueFillBuffer), a fill is
+    /// cheaper for large buffers on GPUs.
     void zero(const Queue& queue) {
+        static const unsigned char zeros[64 * 1024] = {};  // lives as long as the process: the write may be queued
         try {
-            queue.get().enqueueFillBuffer(buffer, cl_uchar(0), 0, bytes);
+            if (bytes <= sizeof zeros) queue.get().enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, zeros);
+            else queue.get().enqueueFillBuffer(buffer, cl_uchar(0), 0, bytes);
         } catch (const cl::Error& error) {
             rethrow(error, "clearing scratch memory");
         }
