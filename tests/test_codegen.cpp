@@ -332,6 +332,17 @@ TEST(CompilerOutput, AQuietBuildHasAnEmptyishLogAndPrintsNothing) {
     EXPECT_FALSE(clalgo::detail::log_says_something(kernel.build_log())) << kernel.build_log();
 }
 
+TEST(CompilerOutput, NvidiasNoteOnNoinlineKernelsIsNotOutput) {
+    using clalgo::detail::log_says_something;
+    EXPECT_FALSE(log_says_something(""));
+    EXPECT_FALSE(log_says_something(" \n\t\n"));
+    // the note NVIDIA's compiler (H100, driver 580) writes for kernels of some programs that build cleanly
+    EXPECT_FALSE(log_says_something("(): Warning: Function quiet_build is a kernel, so overriding noinline attribute. "
+                                    "The function may be inlined when called.\n\n"));
+    EXPECT_TRUE(log_says_something("(): Warning: Function k is a kernel, so overriding noinline attribute.\n"
+                                   "<source>:3:5: warning: unused variable 'y'\n"));
+}
+
 // ---- launches ----
 
 TEST(Launch, EmptyArrayLaunchesNothingAndReturnsAWaitableEvent) {

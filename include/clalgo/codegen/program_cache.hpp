@@ -87,7 +87,18 @@ inline std::optional<std::pair<std::string, std::vector<unsigned char>>> unpack_
 
 /// True where a build log says something (more than white space).
 inline bool log_says_something(const std::string& log) {
-    return std::any_of(log.begin(), log.end(), [](unsigned char c) { return !std::isspace(c); });
+    // NVIDIA's compiler notes of every kernel of some programs that it is "a kernel, so overriding noinline
+    // attribute" (seen on an H100, driver 580): a line about its own choice, not about the user's code
+    std::size_t at = 0;
+    while (at < log.size()) {
+        std::size_t end = log.find('\n', at);
+        if (end == std::string::npos) end = log.size();
+        const std::string line = log.substr(at, end - at);
+        at = end + 1;
+        if (line.find("so overriding noinline attribute") != std::string::npos) continue;
+        if (std::any_of(line.begin(), line.end(), [](unsigned char c) { return !std::isspace(c); })) return true;
+    }
+    return false;
 }
 
 /// With CLALGO_COMPILER_OUTPUT on: what the compiler said of a successful build, on stderr.
