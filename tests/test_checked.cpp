@@ -28,7 +28,7 @@ clalgo::ElementwiseOptions checked_map(const std::string& name, bool checked = t
 /// Passes where `message` names the kernel, the argument (1-based position and name), the index and the size.
 ::testing::AssertionResult names_violation(const std::string& message, const std::string& kernel, int argument,
                                            const std::string& name, std::int64_t index, std::size_t size) {
-    for (const std::string part : {"kernel '" + kernel + "'", "argument " + std::to_string(argument) + " '" + name + "'",
+    for (const std::string& part : {"kernel '" + kernel + "'", "argument " + std::to_string(argument) + " '" + name + "'",
                                    "index " + std::to_string(index) + " is out of bounds",
                                    "the array has " + std::to_string(size) + " elements"})
         if (!contains(message, part)) return ::testing::AssertionFailure() << "'" << part << "' is not in: " << message;
