@@ -137,4 +137,24 @@ private:
     std::optional<std::string> previous_;
 };
 
+/// x -> mul * x + add over 64-bit integers: composing such maps is associative but not commutative, the test of
+/// every combine that must keep its operands' order. Registered as the OpenCL C struct `affine`.
+struct Affine {
+    std::uint64_t mul, add;
+    bool operator==(const Affine& other) const { return mul == other.mul && add == other.add; }
+};
+
+inline void register_affine() {
+    static const bool registered = [] {
+        clalgo::register_struct<Affine>("affine", "typedef struct { ulong mul, add; } affine;",
+                                        {CLALGO_FIELD(Affine, mul), CLALGO_FIELD(Affine, add)});
+        return true;
+    }();
+    (void)registered;
+}
+
+/// a first, then b (on the host, and as the OpenCL C expression over a and b)
+inline Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
+inline constexpr const char* affine_then = "(affine){a.mul * b.mul, b.mul * a.add + b.add}";
+
 }  // namespace clalgo_test

@@ -21,22 +21,11 @@ namespace {
 const std::vector<std::size_t> sizes{0, 1, 2, 255, 256, 257, 4097, (std::size_t(1) << 20) + 3};
 
 /// An affine map x -> mul * x + add (mod 2^64); composing them is associative but not commutative.
-struct Affine {
-    std::uint64_t mul, add;
-};
+using clalgo_test::Affine;
+using clalgo_test::affine_then;
+using clalgo_test::register_affine;
+using clalgo_test::then;
 
-void register_affine() {
-    static const bool registered = [] {
-        clalgo::register_struct<Affine>("affine", "typedef struct { ulong mul, add; } affine;",
-                                        {CLALGO_FIELD(Affine, mul), CLALGO_FIELD(Affine, add)});
-        return true;
-    }();
-    (void)registered;
-}
-
-/// a first, then b
-Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
-const char* affine_then = "(affine){a.mul * b.mul, b.mul * a.add + b.add}";
 
 /// Keys in runs of random length 1..max_run (max_run 0: all equal; 1: all distinct).
 template <class K>

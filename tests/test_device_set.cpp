@@ -15,22 +15,10 @@ namespace {
 using clalgo::IndexRange;
 
 /// An affine map x -> mul * x + add (mod 2^64); composing them is associative but not commutative.
-struct Affine {
-    std::uint64_t mul, add;
-    bool operator==(const Affine& other) const { return mul == other.mul && add == other.add; }
-};
+using clalgo_test::Affine;
+using clalgo_test::register_affine;
+using clalgo_test::then;
 
-void register_affine() {
-    static const bool registered = [] {
-        clalgo::register_struct<Affine>("affine", "typedef struct { ulong mul, add; } affine;",
-                                        {CLALGO_FIELD(Affine, mul), CLALGO_FIELD(Affine, add)});
-        return true;
-    }();
-    (void)registered;
-}
-
-/// a first, then b
-Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
 Affine affine_at(std::int64_t i) { return {std::uint64_t(i % 5 + 2), std::uint64_t(i % 7)}; }
 
 /// Two devices: the device's two halves where the platform can, else two queues on it.
