@@ -203,16 +203,23 @@ private:
     std::vector<std::unique_ptr<OnDevice>> devices_;
 };
 
-/// Enqueues a 1-D launch, turning a failure into clalgo's exception.
-inline cl::Event launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
-                        const std::vector<cl::Event>& wait, const char* what) {
-    cl::Event done;
+/// Enqueues a 1-D launch, turning a failure into clalgo's exception; `done` (may be null: no event is made, as
+/// for a command that later ones of the same call follow on the in-order queue) receives its event.
+inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
+                           const std::vector<cl::Event>& wait, const char* what, cl::Event* done) {
     try {
         queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
-                                         local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), &done);
+                                         local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), done);
     } catch (const cl::Error& error) {
         rethrow(error, std::string("launching ") + what);
     }
+}
+
+/// Enqueues a 1-D launch and returns its event.
+inline cl::Event launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
+                        const std::vector<cl::Event>& wait, const char* what) {
+    cl::Event done;
+    enqueue_launch(queue, kernel, global, local, wait, what, &done);
     return done;
 }
 

@@ -300,12 +300,7 @@ private:
             set(arguments);
             arguments.done();
             cl::Event done;
-            try {
-                queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
-                                                 detail::wait_list(wait), last ? &done : nullptr);
-            } catch (const cl::Error& error) {
-                detail::rethrow(error, "launching radix_sort");
-            }
+            detail::enqueue_launch(queue, kernel, global, local, wait, "radix_sort", last ? &done : nullptr);
             wait.clear();
             if (last) wait.push_back(done);
         };

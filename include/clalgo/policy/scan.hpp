@@ -105,11 +105,9 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     plan.packed_status = traits.value_size <= 4 && info.has_int64_atomics;
     // reduce_by_key's 8-byte (run count, value) pairs on an H100: 1,722 us at 2^28 with one 16-byte word,
     // 2,303 us with the status and the value apart behind a device fence (docs/performance.md)
-    plan.wide_packed_status = !plan.packed_status && traits.value_size <= 8 && nvidia &&
-                              plan.algorithm == ScanAlgorithm::single_pass;
-    if (auto wide = tuning_switch("CLALGO_SCAN_WIDE_STATUS"))
-        plan.wide_packed_status = *wide && !plan.packed_status && traits.value_size <= 8 &&
-                                  plan.algorithm == ScanAlgorithm::single_pass;
+    const bool wide_possible =
+        !plan.packed_status && traits.value_size <= 8 && plan.algorithm == ScanAlgorithm::single_pass;
+    plan.wide_packed_status = wide_possible && tuning_switch("CLALGO_SCAN_WIDE_STATUS").value_or(nvidia);
     plan.ballot_compaction = ballot && plan.warp_shuffle && plan.group_size % 32 == 0 && plan.items <= 64;
     plan.max_groups = std::size_t(info.compute_units) * (cpu ? 4 : 8);
     return plan;
