@@ -20,6 +20,7 @@ typedef struct { clalgo_count_t runs; clalgo_item_t value; } clalgo_value_t;
 /* the call's scalars, laid out as detail::ReduceByKeyArgs */
 typedef struct {
     long n, room, keys_offset, values_offset, keys_out_offset, values_out_offset, count_offset;
+    long status_at, aggregates_at, inclusives_at;  /* bytes into clalgo_state (the ticket is at 0) */
     uint tiles, epoch;
 } clalgo_by_key_args_t;
 
@@ -122,6 +123,11 @@ void ${name}(
     __local long clalgo_shared[2];
     const long n = clalgo_args.n;
     const uint lid = get_local_id(0);
+    /* the look-back state, in one buffer: each argument adds to a launch's cost on the host */
+    __global uint *clalgo_ticket = (__global uint *)clalgo_state;
+    __global ${status_type} *clalgo_status = (__global ${status_type} *)(clalgo_state + clalgo_args.status_at);
+    __global clalgo_value_t *clalgo_aggregates = (__global clalgo_value_t *)(clalgo_state + clalgo_args.aggregates_at);
+    __global clalgo_value_t *clalgo_inclusives = (__global clalgo_value_t *)(clalgo_state + clalgo_args.inclusives_at);
     __global const clalgo_key_t *keys = clalgo_keys + clalgo_args.keys_offset;
     __global const clalgo_item_t *values = clalgo_values + clalgo_args.values_offset;
     __global clalgo_key_t *keys_out = clalgo_keys_out + clalgo_args.keys_out_offset;

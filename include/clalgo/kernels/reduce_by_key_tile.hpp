@@ -29,13 +29,15 @@ namespace clalgo::detail {
 /// The tile kernel's scalars, laid out as the template's clalgo_by_key_args_t.
 struct ReduceByKeyArgs {
     cl_long n, room, keys_offset, values_offset, keys_out_offset, values_out_offset, count_offset;
+    cl_long status_at, aggregates_at, inclusives_at;
     cl_uint tiles, epoch;
 };
-static_assert(sizeof(ReduceByKeyArgs) == 64, "ReduceByKeyArgs must match clalgo_by_key_args_t");
+static_assert(sizeof(ReduceByKeyArgs) == 88, "ReduceByKeyArgs must match clalgo_by_key_args_t");
 
-/// Look-back state kept per queue between calls.
+/// Look-back state kept per queue between calls, in one buffer: the ticket, the tiles' status words, and (where
+/// the pair is not in the status word) their aggregates and inclusive prefixes.
 struct ReduceByKeyScratch {
-    GrowingBuffer ticket, status, aggregates, inclusives;
+    GrowingBuffer state;
     std::uint32_t epoch = 0;
 };
 
@@ -71,7 +73,7 @@ public:
                            {"reduce_expr", user_text("reduce_expr", spec.reduce_expr)},
                            {"neutral", user_text("neutral", spec.neutral)},
                            {"name", library_text(name_)},
-                           {"signature", library_text(signature(policy.wide_status).text())}});
+                           {"signature", library_text(signature().text())}});
         };
         program_ = KernelProgram(context, generate, spec.build_options,
                                  BuildLabel{name_, {{"reduce_expr", spec.reduce_expr}, {"neutral", spec.neutral},
@@ -93,16 +95,16 @@ public:
         if (tiles > 0xffffffffull) throw std::invalid_argument("clalgo::" + name_ + ": too many keys for one call");
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         auto& scratch = scratch_.get(queue);
-        const std::size_t word = policy.wide_status ? 16 : 4;
-        scratch.ticket.reserve_zeroed(queue, 4);
-        const bool fresh = scratch.status.reserve(queue, tiles * word);
-        if (!policy.wide_status) {
-            scratch.aggregates.reserve(queue, tiles * sizeof(Pair));
-            scratch.inclusives.reserve(queue, tiles * sizeof(Pair));
-        }
-        // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished
-        if (fresh || ++scratch.epoch >= (1u << 29)) {
-            scratch.status.zero(queue);
+        // [ticket | status words | aggregates | inclusives], each part 16-byte aligned
+        const auto aligned = [](std::uint64_t bytes) { return (bytes + 15) / 16 * 16; };
+        const std::uint64_t status_at = 16;
+        const std::uint64_t aggregates_at = status_at + aligned(tiles * (policy.wide_status ? 16 : 4));
+        const std::uint64_t pairs = policy.wide_status ? 0 : aligned(tiles * sizeof(Pair));
+        const std::uint64_t inclusives_at = aggregates_at + pairs;
+        // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished; a new
+        // buffer (the ticket too) starts zeroed
+        if (scratch.state.reserve(queue, inclusives_at + pairs) || ++scratch.epoch >= (1u << 29)) {
+            scratch.state.zero(queue);
             scratch.epoch = 1;
         }
         ReduceByKeyArgs args{};
@@ -113,21 +115,20 @@ public:
         args.keys_out_offset = static_cast<cl_long>(keys_out.offset());
         args.values_out_offset = static_cast<cl_long>(values_out.offset());
         args.count_offset = static_cast<cl_long>(count.offset());
+        args.status_at = static_cast<cl_long>(status_at);
+        args.aggregates_at = static_cast<cl_long>(aggregates_at);
+        args.inclusives_at = static_cast<cl_long>(inclusives_at);
         args.tiles = static_cast<cl_uint>(tiles);
         args.epoch = scratch.epoch;
         cl::Kernel& kernel = on.kernel(name_);
-        const cl::Buffer& state = policy.wide_status ? scratch.status.buffer : scratch.aggregates.buffer;
-        KernelArguments(kernel, signature(policy.wide_status))
+        KernelArguments(kernel, signature())
             .set("clalgo_args", args)
             .set("clalgo_keys", keys.buffer())
             .set("clalgo_values", values.buffer())
             .set("clalgo_keys_out", keys_out.buffer())
             .set("clalgo_values_out", values_out.buffer())
             .set("clalgo_count", count.buffer())
-            .set("clalgo_ticket", scratch.ticket.buffer)
-            .set("clalgo_status", scratch.status.buffer)
-            .set("clalgo_aggregates", state)
-            .set("clalgo_inclusives", policy.wide_status ? scratch.status.buffer : scratch.inclusives.buffer)
+            .set("clalgo_state", scratch.state.buffer)
             .done();
         const std::size_t groups = n == 0 ? 1 : static_cast<std::size_t>(tiles);
         return launch(queue, kernel, groups * policy.group_size, policy.group_size, wait, name_.c_str());
@@ -137,17 +138,14 @@ public:
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
-    static Signature signature(bool wide_status) {
+    static Signature signature() {
         return Signature{{"const clalgo_by_key_args_t", "clalgo_args"},
                          {"__global const clalgo_key_t *", "clalgo_keys"},
                          {"__global const clalgo_item_t *", "clalgo_values"},
                          {"__global clalgo_key_t *", "clalgo_keys_out"},
                          {"__global clalgo_item_t *", "clalgo_values_out"},
                          {"__global long *", "clalgo_count"},
-                         {"__global uint *", "clalgo_ticket"},
-                         {std::string("__global ") + (wide_status ? "ulong2" : "uint") + " *", "clalgo_status"},
-                         {"__global clalgo_value_t *", "clalgo_aggregates"},
-                         {"__global clalgo_value_t *", "clalgo_inclusives"}};
+                         {"__global uchar *", "clalgo_state"}};
     }
 
     friend struct ContextCache;
