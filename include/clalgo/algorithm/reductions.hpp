@@ -92,15 +92,19 @@ const ReductionKernel<sum_type_t<T>>& sum_kernel(const Context& context) {
                                            "x[i]");
 }
 
-/// min (`largest` false) or max: NaN wins, as in numpy, so a NaN anywhere gives NaN.
+/// The reduce_expr of min (`largest` false) or max: NaN wins, as in numpy, so a NaN anywhere gives NaN.
+template <class T>
+std::string extremum_reduce(bool largest) {
+    const char* compare = largest ? ">" : "<";
+    return std::is_floating_point_v<T> ? std::string("(a ") + compare + " b || isnan(a)) ? a : b"
+                                       : std::string(largest ? "max(a, b)" : "min(a, b)");
+}
+
 template <class T>
 const ReductionKernel<T>& extremum_kernel(const Context& context, bool largest) {
     require_number<T>();
-    const char* compare = largest ? ">" : "<";
-    const std::string reduce = std::is_floating_point_v<T> ? std::string("(a ") + compare + " b || isnan(a)) ? a : b"
-                                                           : std::string(largest ? "max(a, b)" : "min(a, b)");
     return cached_reduction<T>(context, largest ? "clalgo_max" : "clalgo_min", "const " + type_name<T>() + " *x",
-                               largest ? cl_lowest<T>() : cl_highest<T>(), reduce, "x[i]");
+                               largest ? cl_lowest<T>() : cl_highest<T>(), extremum_reduce<T>(largest), "x[i]");
 }
 
 /// dot (`conjugate` false: the sum of x[i] * y[i]) or vdot (the sum of conj(x[i]) * y[i]; the same as dot for
