@@ -88,7 +88,8 @@ inline GeneratedSource raw_program_source(const std::string& source, const Devic
     if (info.has_fp64) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
     if (!declares_any(source, complex_function_names())) text += complex_prologue(info.has_fp64);
     text += "/* your source */";
-    return render("${prologue}\n${source}\n", {{"prologue", library_text(text)}, {"source", user_text("source", source)}});
+    return render("${prologue}\n${source}\n",
+                  {{"prologue", library_text(text)}, {"source", user_text("source", source)}});
 }
 
 /// What a RawProgram and its kernels share: the program on every device, its source and signatures.
