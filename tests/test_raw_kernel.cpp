@@ -264,6 +264,7 @@ TEST(RawProgram, ASourceWithItsOwnPragmaOrComplexFunctionsBuildsAndKeepsItsOwn) 
 
 TEST(RawProgram, TellsADeclarationOfAComplexFunctionFromAUse) {
     const auto& names = clalgo::detail::complex_function_names();
+    for (const auto& name : names) EXPECT_TRUE(contains(clalgo::detail::complex_prologue(true), " " + name + "(")) << name;
     for (const char* use : {"x = clalgo_cmul(a, b);", "return clalgo_cmul(a, b);", "f(clalgo_conj(z))",
                             "#define clalgo_cmul(a, b) ((a) * (b))", "/* float2 clalgo_cmul(float2 a) */ x = 1;",
                             "float2 my_clalgo_cmul(float2 a);", "(float2)clalgo_cexp(z)", "else clalgo_cabs(z);"})
