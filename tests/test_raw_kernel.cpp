@@ -262,6 +262,22 @@ TEST(RawProgram, ASourceWithItsOwnPragmaOrComplexFunctionsBuildsAndKeepsItsOwn) 
     EXPECT_FALSE(computes_conj_times(macro)) << "the macro, not the library's conj, must be used";
 }
 
+TEST(RawProgramDocs, ComplexFunctionsInAHandWrittenKernel) {
+    clalgo::Queue& q = queue();
+    const clalgo::Context& ctx = context();
+    const std::vector<std::complex<float>> host{{1, 2}, {3, -1}, {0, 0.5f}};
+    auto z = clalgo::to_device(q, host);
+    clalgo::RawProgram program(ctx, R"CLC(
+__kernel void square_all(__global float2 *z)
+{
+    z[get_global_id(0)] = clalgo_cmul(z[get_global_id(0)], z[get_global_id(0)]);
+}
+)CLC");
+    program.kernel("square_all")(q, z.size(), clalgo::no_local_size, z);  // z[k] = z[k] * z[k]
+    const auto squared = z.to_host(q);
+    for (std::size_t k = 0; k < host.size(); ++k) EXPECT_EQ(squared[k], host[k] * host[k]) << k;
+}
+
 TEST(RawProgram, TellsADeclarationOfAComplexFunctionFromAUse) {
     const auto& names = clalgo::detail::complex_function_names();
     for (const auto& name : names) EXPECT_TRUE(contains(clalgo::detail::complex_prologue(true), " " + name + "(")) << name;
