@@ -225,7 +225,7 @@ TEST(ReduceByKey, TileKernelOnEveryTypeSizeAndItemCount) {
     clalgo_test::ScopedVariable tile("CLALGO_REDUCE_BY_KEY", "tile");
     for (const char* items : {"", "1", "3", "32"}) {
         clalgo_test::ScopedVariable forced_items("CLALGO_REDUCE_BY_KEY_ITEMS", items);
-        const std::size_t per_tile = 256 * (items[0] ? std::strtoul(items, nullptr, 10) : 12);
+        const std::size_t per_tile = 256 * (items[0] ? std::strtoul(items, nullptr, 10) : 16);
         std::vector<std::size_t> edges{0, 1, 2, 255, 257, per_tile - 1, per_tile, per_tile + 1, 3 * per_tile + 5};
         if (items[0] == 0) edges.push_back((std::size_t(1) << 20) + 3);
         for (std::size_t n : edges) {

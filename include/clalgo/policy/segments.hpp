@@ -74,8 +74,9 @@ inline ReduceByKeyPolicy reduce_by_key_policy(const DeviceInfo& info, std::size_
     const auto forced = detail::tuning_choice("CLALGO_REDUCE_BY_KEY", {"tile", "scan"});
     policy.tile_kernel = forced ? *forced == "tile" : kind != DeviceClass::cpu;
     policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
-    // a tile of keys and values staged in local memory: about 24 KiB (12 items of 4-byte keys and values)
-    policy.items = std::clamp<std::size_t>(96 / std::max<std::size_t>(item_bytes, 1), 1, 16);
+    // a tile of keys and values staged in local memory: 32 KiB for 16 items of 4-byte keys and values (H100,
+    // 2^28 float values by uint32 keys: 1,240 us with 16 items, 1,331 us with 12; docs/performance.md)
+    policy.items = std::clamp<std::size_t>(128 / std::max<std::size_t>(item_bytes, 1), 1, 16);
     if (const auto items = detail::tuning_number("CLALGO_REDUCE_BY_KEY_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
     const auto local_bytes = [&] { return policy.group_size * (policy.items * item_bytes + pair_bytes) + 1024; };
     while (policy.items > 1 && local_bytes() > info.local_memory_bytes) policy.items /= 2;
