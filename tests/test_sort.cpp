@@ -192,6 +192,27 @@ TEST(Sort, OnesweepMovesValuesBothWaysThroughLocalMemoryOrByGathering) {
     }
 }
 
+TEST(Sort, OnesweepMovesSixtyFourBitKeysWholeOrInHalves) {
+    // CLALGO_SORT_SPLIT_KEYS: 64-bit keys through local memory in two 32-bit halves (NVIDIA's default) or whole,
+    // in the digit passes and in the one-tile sort, keys alone and with values
+    for (const char* split : {"1", "0"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SORT_SPLIT_KEYS", split);
+        clalgo::RadixSortKernel<std::uint64_t> keys_only(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::int64_t, std::int64_t> signed_pairs(context(), SortAlgorithm::onesweep);
+        CLALGO_SKIP_WITHOUT_FP64(double);
+        clalgo::RadixSortKernel<double, std::int64_t> double_pairs(context(), SortAlgorithm::onesweep);
+        EXPECT_EQ(keys_only.source().find("#define CLALGO_SPLIT_KEYS 1") != std::string::npos, split[0] == '1');
+        for (std::size_t n : {std::size_t(1), std::size_t(2), keys_only.tile() - 1, keys_only.tile(), keys_only.tile() + 1,
+                              3 * keys_only.tile() + 7, std::size_t(40009)}) {
+            const std::string what = std::string("split ") + split + " n=" + std::to_string(n);
+            check_keys(keys_only, random_keys<std::uint64_t>(n, n), {}, what);
+            check_keys(keys_only, random_keys<std::uint64_t>(n, n + 1, 50), {true}, what + " descending");
+            check_pairs(signed_pairs, random_keys<std::int64_t>(n, 2 * n, 20), {}, what + " pairs");
+            check_pairs(double_pairs, random_keys<double>(n, 2 * n + 1), {}, what + " double pairs");
+        }
+    }
+}
+
 TEST(Sort, SortedReversedAndAllEqualInputs) {
     for (SortAlgorithm algorithm : both_algorithms) {
         clalgo::RadixSortKernel<std::int32_t, std::int64_t> sorter(context(), algorithm);

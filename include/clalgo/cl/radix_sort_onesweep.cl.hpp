@@ -21,6 +21,9 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_MATCH_RANK ${match_rank}
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
+/* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
+   keys as one of 32-bit keys */
+#define CLALGO_SPLIT_KEYS ${split_keys}
 #if ${nvidia}
 /* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
 #define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
@@ -91,12 +94,17 @@ void clalgo_radix_histogram(${histogram_signature})
    values, the tile's values in digit order (CLALGO_VALUE_EXCHANGE) or the item each place came from (ushort), by
    which each value is gathered. One region for all three lets a tile hold more keys. */
 #define CLALGO_MAX(a, b) ((a) > (b) ? (a) : (b))
-#if !CLALGO_HAS_VALUES
-#define CLALGO_MOVED_BYTES sizeof(clalgo_key_t)
-#elif CLALGO_VALUE_EXCHANGE
-#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_MAX(sizeof(clalgo_key_t), sizeof(clalgo_sort_value_t)), 2)
+#if CLALGO_SPLIT_KEYS
+#define CLALGO_KEY_MOVED_BYTES 4
 #else
-#define CLALGO_MOVED_BYTES CLALGO_MAX(sizeof(clalgo_key_t), 2)
+#define CLALGO_KEY_MOVED_BYTES sizeof(clalgo_key_t)
+#endif
+#if !CLALGO_HAS_VALUES
+#define CLALGO_MOVED_BYTES CLALGO_KEY_MOVED_BYTES
+#elif CLALGO_VALUE_EXCHANGE
+#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_MAX(CLALGO_KEY_MOVED_BYTES, sizeof(clalgo_sort_value_t)), 2)
+#else
+#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_KEY_MOVED_BYTES, 2)
 #endif
 #define CLALGO_EXCHANGE_WORDS ((CLALGO_MAX(CLALGO_RANK_WORDS * 4, CLALGO_TILE * CLALGO_MOVED_BYTES) + 7) / 8)
 
@@ -198,9 +206,26 @@ void clalgo_radix_onesweep(${onesweep_signature})
     }
 
     /* the tile in digit order, then each key to its place: neighbouring work-items write neighbouring places */
+#if CLALGO_SPLIT_KEYS
+    /* the low halves in digit order first, taken back in place order; the high halves below */
+    __local uint *tile_words = (__local uint *)exchange;
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_words[ranked[j]] = (uint)as_ulong(keys[j]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint lows[CLALGO_ITEMS];
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        lows[j] = tile_words[lid + j * CLALGO_GROUP_SIZE];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_words[ranked[j]] = (uint)(as_ulong(keys[j]) >> 32);
+#else
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         tile_keys[ranked[j]] = keys[j];
+#endif
 #if CLALGO_HAS_VALUES && CLALGO_EARLY_VALUES
     /* the values' loads go out now, into the registers the keys held, so that they arrive while the keys are
        written out */
@@ -214,8 +239,17 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #if CLALGO_HAS_VALUES
     __local uchar tile_digits[CLALGO_TILE];  /* the digit of each place, for the values */
 #endif
+#if CLALGO_SPLIT_KEYS
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint p = lid + j * CLALGO_GROUP_SIZE;
+        if (p >= valid)
+            break;
+        const clalgo_key_t key = as_${key_type}(((ulong)tile_words[p] << 32) | lows[j]);
+#else
     for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
         const clalgo_key_t key = tile_keys[p];
+#endif
         const uint digit = clalgo_digit(key, flip, clalgo_shift, clalgo_mask);
         clalgo_keys_out[(long)places[digit] + p] = key;
 #if CLALGO_HAS_VALUES
@@ -285,6 +319,26 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
             ranked[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, shift, mask) : mask;
         clalgo_rank_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
+#if CLALGO_SPLIT_KEYS
+        /* the low halves, then the high halves */
+        __local uint *tile_words = (__local uint *)exchange;
+        uint lows[CLALGO_ITEMS];
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            tile_words[ranked[j]] = (uint)as_ulong(keys[j]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            lows[j] = tile_words[CLALGO_ITEM(j)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            tile_words[ranked[j]] = (uint)(as_ulong(keys[j]) >> 32);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+            keys[j] = as_${key_type}(((ulong)tile_words[CLALGO_ITEM(j)] << 32) | lows[j]);
+#else
 #pragma unroll
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
             tile_keys[ranked[j]] = keys[j];
@@ -292,6 +346,7 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
 #pragma unroll
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
             keys[j] = tile_keys[CLALGO_ITEM(j)];
+#endif
 #if CLALGO_HAS_VALUES
         /* the items the same way, through the same local memory */
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -32,6 +32,7 @@ struct RadixSortPolicy {
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
+    bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
@@ -49,7 +50,7 @@ struct RadixSortPolicy {
     std::size_t local_bytes(std::size_t key_size, std::size_t value_size) const {
         const std::size_t digits = 256 * (4 + 8 + 8) + group_size * 8 + 4;
         const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 : 16 * group_size * 4 + tile() * 5;
-        std::size_t moved = key_size;
+        std::size_t moved = split_keys ? 4 : key_size;
         if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
         const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8;
         return exchange + digits + (value_size > 0 ? tile() : 0);  // with values: each place's digit
@@ -94,6 +95,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.value_exchange = *values != "gather";
         policy.early_values = *values == "exchange";
     }
+    // 64-bit keys in halves: a tile holds 28 of them, not 19
+    policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
