@@ -139,7 +139,7 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
         const auto& kernel = cached_kernel<CompactionKernel<Count>>(
             queue.context(), "compaction " + type_name<Count>() + '\0' + spec.key(),
             [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
-        return kernel.enqueue(queue, indices, bound, {});
+        return kernel.enqueue(queue, indices, std::move(bound), {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});
     return run(cl_ulong{});

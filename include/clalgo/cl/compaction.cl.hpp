@@ -27,7 +27,6 @@ void ${name}_compact(
     const uint clalgo_lid = get_local_id(0);
     const uint clalgo_tile = clalgo_take_ticket(clalgo_ticket, clalgo_tiles, clalgo_shared);
     const long clalgo_tile_first = (long)clalgo_tile * CLALGO_TILE;
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
 
     /* Compaction without scanning values in local memory. Row j of the tile is its items j * CLALGO_GROUP_SIZE
        + local id; each warp takes one ballot of "kept" per row, whose population count is how many of its 32

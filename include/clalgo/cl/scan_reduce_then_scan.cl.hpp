@@ -31,7 +31,7 @@ __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}_reduce_tiles(
     ${reduce_signature}${parameters})
 {
-    ${array_pointers}
+    ${reduce_unpack}
     __local clalgo_value_t clalgo_values[CLALGO_PADDED(CLALGO_TILE)];
     __local uchar clalgo_flags[CLALGO_SEGMENTED ? CLALGO_TILE : 1];
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
@@ -64,13 +64,12 @@ __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}_scan_tiles(
     ${scan_signature}${parameters})
 {
-    ${array_pointers}
+    ${scan_unpack}
     __local clalgo_value_t clalgo_values[CLALGO_PADDED(CLALGO_TILE)];
     __local uchar clalgo_flags[CLALGO_SEGMENTED ? CLALGO_TILE : 1];
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
     __local uint clalgo_scratch_flags[CLALGO_GROUP_SIZE];
     ${kept_arrays}
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
     uint clalgo_carry_flag, clalgo_last_flag;
     clalgo_value_t clalgo_carry = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &clalgo_carry_flag,
                                              clalgo_scratch, clalgo_scratch_flags);

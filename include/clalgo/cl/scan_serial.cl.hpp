@@ -11,7 +11,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void ${name}_reduce_blocks(
     ${reduce_signature}${parameters})
 {
-    ${array_pointers}
+    ${reduce_unpack}
     const long clalgo_first = min((long)get_group_id(0) * clalgo_units_per_group, n), clalgo_last = min(clalgo_first + clalgo_units_per_group, n);
     clalgo_value_t clalgo_run = clalgo_neutral();
     uint clalgo_run_flag = 0;
@@ -34,8 +34,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void ${name}_scan_blocks(
     ${scan_signature}${parameters})
 {
-    ${array_pointers}
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
+    ${scan_unpack}
     const long clalgo_block_index = get_group_id(0);
     clalgo_value_t clalgo_carry = clalgo_neutral();
     for (long clalgo_b = 0; clalgo_b < clalgo_block_index; ++clalgo_b)

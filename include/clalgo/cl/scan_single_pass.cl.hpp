@@ -22,7 +22,6 @@ void ${name}_single_pass(
     const uint clalgo_lid = get_local_id(0);
     const uint clalgo_tile = clalgo_take_ticket(clalgo_ticket, clalgo_tiles, clalgo_shared);
     const long clalgo_tile_first = (long)clalgo_tile * CLALGO_TILE;
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
 
     clalgo_load_tile(clalgo_tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -73,7 +73,7 @@ public:
     cl::Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument> bound,
                       const std::vector<cl::Event>& wait) const {
         if (runs_over_range_) bound.push_back(bind(static_cast<cl_long>(range ? range->step : 1)));
-        return scan_.enqueue_bound(queue, nullptr, range, bound, wait);
+        return scan_.enqueue_bound(queue, nullptr, range, std::move(bound), wait);
     }
 
     /// True where the device counts kept items by warp ballots.
@@ -127,6 +127,7 @@ private:
         }
         stages.total_statement = library_text("*selected_count = (long)clalgo_last_item;");
         stages.needs_launch_at_zero = true;
+        stages.without_total = true;
         return stages;
     }
 

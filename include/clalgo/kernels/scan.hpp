@@ -33,6 +33,7 @@
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/scan.hpp>
 #include <clalgo/kernels/reduction.hpp>
+#include <clalgo/kernels/scan_call.hpp>
 #include <clalgo/kernels/scan_options.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/tuning/store.hpp>
@@ -53,10 +54,14 @@ namespace clalgo {
 
 namespace detail {
 
-/// Look-back state and partial results kept per queue between calls.
+/// Scratch memory kept per queue between calls, in one buffer: single pass, the ticket at 0 and the look-back
+/// state of up to `tiles_held` tiles at fixed places (so that status words never land on old values); the two-pass
+/// algorithms, the runs' partial results.
 struct ScanScratch {
-    GrowingBuffer ticket, status, aggregates, inclusives, runs, run_flags;
+    GrowingBuffer memory;
+    std::uint64_t tiles_held = 0;
     std::uint32_t epoch = 0;
+    std::vector<unsigned char> call;  ///< the last call's clalgo_scan_call_t, its storage reused
 };
 
 inline bool mentions(const std::string& code, const std::string& name) {
@@ -127,7 +132,10 @@ public:
 
         std::vector<std::string> types{value_type_};
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
+        layout_ = detail::ScanCallLayout(declarations_, !stages.without_total);
+        signature_ = layout_.signature();
+        in_struct_ = layout_.in_struct();
+        const std::string parameters = layout_.parameters() + checked_.parameters();
 
         auto generate = [&](const DeviceInfo& info) {
             OnDevice on;
@@ -142,13 +150,10 @@ public:
                 pattern += detail::cl_source::scan_look_back;
                 pattern += plan.ballot_compaction ? detail::cl_source::compaction_ballot
                                                   : detail::cl_source::scan_single_pass;
-                on.first = detail::scan_signature("single_pass", status_type);
                 on.first_kernel = options_.name + (plan.ballot_compaction ? "_compact" : "_single_pass");
             } else {
                 const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
                 pattern += tiled ? detail::cl_source::scan_reduce_then_scan : detail::cl_source::scan_serial;
-                on.first = detail::scan_signature("reduce", status_type);
-                on.second = detail::scan_signature("scan", status_type);
                 on.first_kernel = options_.name + (tiled ? "_reduce_tiles" : "_reduce_blocks");
                 on.second_kernel = options_.name + (tiled ? "_scan_tiles" : "_scan_blocks");
             }
@@ -177,11 +182,14 @@ public:
                 {"function_parameters", detail::library_text(function_parameters)},
                 {"function_arguments", detail::library_text(function_arguments)},
                 {"name", detail::library_text(options_.name)},
-                {"signature", detail::library_text(on.first.text())},
-                {"reduce_signature", detail::library_text(on.first.text())},
-                {"scan_signature", detail::library_text(on.second.text())},
+                {"call_struct", detail::library_text(layout_.definition())},
+                {"signature", detail::library_text(signature_.text())},
+                {"reduce_signature", detail::library_text(signature_.text())},
+                {"scan_signature", detail::library_text(signature_.text())},
                 {"parameters", detail::library_text(parameters)},
-                {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}};
+                {"array_pointers", detail::library_text(layout_.unpack("single_pass", status_type))},
+                {"reduce_unpack", detail::library_text(layout_.unpack("reduce", status_type))},
+                {"scan_unpack", detail::library_text(layout_.unpack("scan", status_type))}};
             for (const auto& [hole, text] : fetches) fills[hole] = detail::library_text(text);
             on_device_.push_back(std::move(on));
             return detail::render(pattern, fills);
@@ -209,6 +217,8 @@ public:
     cl::Event with_total(const Queue& queue, const ArrayView<T>& total, const Args&... arguments) const {
         if (total.size() != 1)
             throw std::invalid_argument("clalgo: " + options_.name + ".with_total needs a total of one element");
+        if (!layout_.total_parameter())
+            throw std::logic_error("clalgo: " + options_.name + " was built without a total (ScanStages::without_total)");
         return enqueue(queue, &total, arguments...);
     }
 
@@ -227,7 +237,6 @@ private:
     struct OnDevice {
         detail::ScanPlan plan;
         std::string first_kernel, second_kernel;  ///< single pass: only the first
-        detail::Signature first{}, second{};
     };
 
     const OnDevice& on_device(const detail::KernelProgram::OnDevice& on) const {
@@ -240,7 +249,7 @@ private:
     cl::Event enqueue(const Queue& queue, const ArrayView<T>* total, const Args&... arguments) const {
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
-        return enqueue_bound(queue, total, call.range, bound, call.wait);
+        return enqueue_bound(queue, total, call.range, std::move(bound), call.wait);
     }
 
 public:
@@ -260,6 +269,9 @@ public:
     }
 
 private:
+    /// One command per call where the plan allows (single pass: the look-back state needs no reset between calls,
+    /// its status words carry the call's epoch), two for the two-pass algorithms, with no event between them on
+    /// the in-order queue; only the last command makes the returned event.
     cl::Event launch_all(const Queue& queue, const ArrayView<T>* total, const IndexRange& indices,
                          const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
                          const cl::Buffer* violations) const {
@@ -269,44 +281,53 @@ private:
         const detail::ScanPlan& plan = device.plan;
         std::lock_guard<std::mutex> lock(*program.launch_mutex);
         auto& scratch = scratch_.get(queue);
-        const cl::Buffer total_buffer = total ? total->buffer() : cl::Buffer();
-        const cl_long total_offset = total ? static_cast<cl_long>(total->offset()) : 0;
-        auto common = [&](detail::KernelArguments& arguments) -> detail::KernelArguments& {
-            return arguments.set("clalgo_start", static_cast<cl_long>(indices.start))
-                .set("clalgo_step", static_cast<cl_long>(indices.step))
-                .set("n", static_cast<cl_long>(n));
-        };
+        detail::ScanCallScalars call;
+        call.start = static_cast<cl_long>(indices.start);
+        call.step = static_cast<cl_long>(indices.step);
+        call.n = static_cast<cl_long>(n);
+        if (total) call.total_offset = static_cast<cl_long>(total->offset());
+        const cl::Buffer no_total;
+        const cl::Buffer& total_buffer = total ? total->buffer() : no_total;
         const char* what = options_.name.c_str();
+        auto set = [&](cl::Kernel& kernel, const std::string& name) {
+            layout_.pack(scratch.call, call, bound);
+            detail::KernelArguments arguments(kernel, signature_, &program.memo(name));
+            arguments.set_bytes("clalgo_call", scratch.call).set("clalgo_memory", scratch.memory.buffer);
+            if (layout_.total_parameter()) arguments.set("clalgo_total_base", total_buffer);
+            arguments.user_outside_struct(bound, in_struct_, violations);
+        };
+        constexpr std::uint64_t align = 128;  // every region starts aligned for any value type
+        auto round_up = [&](std::uint64_t bytes) { return detail::divide_up(bytes, align) * align; };
 
         if (plan.algorithm == ScanAlgorithm::single_pass) {
             const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), plan.tile()));
             if (tiles > 0xffffffffull)
                 throw std::invalid_argument("clalgo: " + options_.name + ": too many tiles for one scan");
             const bool packed = plan.packed_status || plan.wide_packed_status;
-            const std::size_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
-            scratch.ticket.reserve_zeroed(queue, 4);
-            const bool fresh = scratch.status.reserve(queue, tiles * word);
-            if (!packed) {
-                scratch.aggregates.reserve(queue, tiles * value_size_);
-                scratch.inclusives.reserve(queue, tiles * value_size_);
+            const std::uint64_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
+            // ticket | status words | (values apart from their status) aggregates | inclusives, for tiles_held tiles
+            bool fresh = false;
+            if (tiles > scratch.tiles_held || !scratch.memory.buffer()) {
+                scratch.tiles_held = std::max<std::uint64_t>(tiles, 64);
+                scratch.memory.buffer = cl::Buffer();
+                scratch.memory.bytes = 0;
+                fresh = true;
             }
+            const std::uint64_t held = scratch.tiles_held;
+            call.status_at = static_cast<cl_long>(align);
+            call.aggregates_at = static_cast<cl_long>(align + round_up(held * word));
+            call.inclusives_at = call.aggregates_at + static_cast<cl_long>(packed ? 0 : round_up(held * value_size_));
+            const std::uint64_t bytes = static_cast<std::uint64_t>(call.inclusives_at) + (packed ? 0 : held * value_size_);
+            fresh = scratch.memory.reserve(queue, static_cast<std::size_t>(bytes)) || fresh;
             // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished
             if (fresh || ++scratch.epoch >= (1u << 29)) {
-                scratch.status.zero(queue);
+                scratch.memory.zero(queue);
                 scratch.epoch = 1;
             }
+            call.epoch = scratch.epoch;
+            call.tiles = static_cast<cl_uint>(tiles);
             cl::Kernel& kernel = program.kernel(device.first_kernel);
-            detail::KernelArguments arguments(kernel, device.first, &program.memo(device.first_kernel));
-            common(arguments)
-                .set("clalgo_epoch", static_cast<cl_uint>(scratch.epoch))
-                .set("clalgo_tiles", static_cast<cl_uint>(tiles))
-                .set("clalgo_ticket", scratch.ticket.buffer)
-                .set("clalgo_status", scratch.status.buffer)
-                .set("clalgo_aggregates", packed ? scratch.status.buffer : scratch.aggregates.buffer)
-                .set("clalgo_inclusives", packed ? scratch.status.buffer : scratch.inclusives.buffer)
-                .set("clalgo_total_base", total_buffer)
-                .set("clalgo_total_offset", total_offset)
-                .user(bound, violations);
+            set(kernel, device.first_kernel);
             return detail::launch(queue, kernel, static_cast<std::size_t>(tiles) * plan.group_size, plan.group_size,
                                   wait, what);
         }
@@ -317,32 +338,27 @@ private:
         const std::uint64_t groups_wanted = std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan.max_groups, units));
         const std::uint64_t units_per_group = std::max<std::uint64_t>(1, detail::divide_up(units, groups_wanted));
         const std::uint64_t groups = std::max<std::uint64_t>(1, detail::divide_up(units, units_per_group));
-        scratch.runs.reserve(queue, groups * value_size_);
-        scratch.run_flags.reserve(queue, groups * sizeof(cl_uint));
-        std::vector<cl::Event> before_scan = wait;
+        call.units_per_group = static_cast<cl_long>(units_per_group);
+        call.groups = static_cast<cl_long>(groups);
+        call.runs_at = 0;
+        call.run_flags_at = static_cast<cl_long>(round_up(groups * value_size_));
+        scratch.memory.reserve(queue, static_cast<std::size_t>(call.run_flags_at + groups * sizeof(cl_uint)));
+        const std::vector<cl::Event>* scan_waits = &wait;
+        const std::vector<cl::Event> none;
         if (n > 0) {
             cl::Kernel& reduce = program.kernel(device.first_kernel);
-            detail::KernelArguments arguments(reduce, device.first, &program.memo(device.first_kernel));
-            common(arguments)
-                .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
-                .set("clalgo_runs", scratch.runs.buffer)
-                .set("clalgo_run_flags", scratch.run_flags.buffer)
-                .user(bound, violations);
-            before_scan = {detail::launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what)};
+            set(reduce, device.first_kernel);
+            detail::enqueue_launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what, nullptr);
+            scan_waits = &none;  // the queue is in order
         }
         cl::Kernel& scan = program.kernel(device.second_kernel);
-        detail::KernelArguments arguments(scan, device.second, &program.memo(device.second_kernel));
-        common(arguments)
-            .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
-            .set("clalgo_groups", static_cast<cl_long>(groups))
-            .set("clalgo_runs", scratch.runs.buffer)
-            .set("clalgo_run_flags", scratch.run_flags.buffer)
-            .set("clalgo_total_base", total_buffer)
-            .set("clalgo_total_offset", total_offset)
-            .user(bound, violations);
-        return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, before_scan, what);
+        set(scan, device.second_kernel);
+        return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, *scan_waits, what);
     }
 
+    detail::ScanCallLayout layout_;
+    detail::Signature signature_{};
+    std::vector<bool> in_struct_;      ///< the user's scalars that travel in clalgo_scan_call_t
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;        ///< arrays the code indexes only at [i]: checked to hold every index
     bool composed_ = false;            ///< stages of a kernel built on the scan: its outputs may have no room

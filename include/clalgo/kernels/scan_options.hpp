@@ -1,6 +1,6 @@
 // What a GenericScanKernel may add (ScanOptions: a name, segments, input fetches, helper code, the algorithm,
-// compaction) and how those options become template text: the input fetches' holes, the stages a kernel built
-// on the scan adds (ScanStages), and the library's kernel parameters (scan_signature), set by name at launch.
+// compaction) and how those options become template text: the input fetches' holes and the stages a kernel built
+// on the scan adds (ScanStages). The kernels' parameters are in kernels/scan_call.hpp.
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
@@ -64,35 +64,14 @@ struct ScanStages {
     /// at its place `long prev_item`. Set, it lets NVIDIA count kept items by ballots (compaction.cl.hpp).
     Fill kept_statement;
     bool needs_launch_at_zero = false;  ///< the total statement must run even for n = 0
+    /// The kernel built on the scan never asks for the scan's total (GenericScanKernel::with_total): its kernels
+    /// then take no parameter for it, one argument fewer per launch.
+    bool without_total = false;
     /// Set: the scan's values are of this OpenCL C type (defined in the preamble, `value_size` bytes on the
     /// device), not of the kernel's T (reduce_by_key scans (run count, value) pairs of the user's value type).
     std::string value_type;
     std::size_t value_size = 0;
 };
-
-/// The library's parameters of the scan kernels, set by name at launch.
-inline Signature scan_signature(const std::string& kernel, const std::string& status_type) {
-    std::vector<Parameter> list{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
-    if (kernel == "single_pass") {
-        for (Parameter parameter : {Parameter{"uint", "clalgo_epoch"}, Parameter{"uint", "clalgo_tiles"},
-                                    Parameter{"__global uint *", "clalgo_ticket"},
-                                    Parameter{"__global " + status_type + " *", "clalgo_status"},
-                                    Parameter{"__global clalgo_value_t *", "clalgo_aggregates"},
-                                    Parameter{"__global clalgo_value_t *", "clalgo_inclusives"}})
-            list.push_back(parameter);
-    } else {
-        list.push_back({"long", "clalgo_units_per_group"});
-        if (kernel == "scan") list.push_back({"long", "clalgo_groups"});
-        const std::string constant = kernel == "scan" ? "const " : "";
-        list.push_back({"__global " + constant + "clalgo_value_t *", "clalgo_runs"});
-        list.push_back({"__global " + constant + "uint *", "clalgo_run_flags"});
-    }
-    if (kernel != "reduce") {
-        list.push_back({"__global clalgo_value_t *", "clalgo_total_base"});
-        list.push_back({"long", "clalgo_total_offset"});
-    }
-    return Signature(std::move(list));
-}
 
 /// The holes of the scan templates that carry input fetches (InputFetch): fetches at offset 0 are read once and
 /// kept in registers for the output statement too; the others are read in clalgo_input.
