@@ -69,7 +69,7 @@ void ${name}_compact(
         clalgo_row_starts[clalgo_r] = clalgo_row_start;
         clalgo_row_start += popcount(clalgo_row_masks[clalgo_r]);
     }
-    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_tile_total, 0, clalgo_status,
+    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_carry_in, clalgo_tile_total, 0, clalgo_status,
                                                                clalgo_aggregates, clalgo_inclusives, clalgo_scratch,
                                                                clalgo_window_kind, clalgo_scratch_flags, clalgo_shared);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -94,7 +94,7 @@ void ${name}_compact(
         ${total_statement}
     }
     if (n == 0 && clalgo_lid == 0) {
-        const clalgo_value_t clalgo_last_item = clalgo_neutral();
+        const clalgo_value_t clalgo_last_item = clalgo_carry_in;
         if (clalgo_total)
             *clalgo_total = clalgo_last_item;
         ${total_statement}

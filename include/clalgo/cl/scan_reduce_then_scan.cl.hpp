@@ -71,11 +71,14 @@ void ${name}_scan_tiles(
     __local uint clalgo_scratch_flags[CLALGO_GROUP_SIZE];
     ${kept_arrays}
     uint clalgo_carry_flag, clalgo_last_flag;
-    clalgo_value_t clalgo_carry = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &clalgo_carry_flag,
-                                             clalgo_scratch, clalgo_scratch_flags);
-    clalgo_value_t last_item = clalgo_neutral();
+    /* the carry-in comes before everything */
+    const clalgo_value_t clalgo_runs_before = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &clalgo_carry_flag,
+                                                                clalgo_scratch, clalgo_scratch_flags);
+    clalgo_value_t clalgo_carry = clalgo_scan_op(clalgo_carry_in, clalgo_runs_before, clalgo_carry_flag);
+    clalgo_value_t last_item = clalgo_carry_in;
 #if ${uses_last_item}
     last_item = clalgo_group_fold(clalgo_runs, clalgo_run_flags, clalgo_groups, &clalgo_last_flag, clalgo_scratch, clalgo_scratch_flags);
+    last_item = clalgo_scan_op(clalgo_carry_in, last_item, clalgo_last_flag);
 #endif
     const long clalgo_first_tile = get_group_id(0) * clalgo_units_per_group;
     const long clalgo_end_tile = min(clalgo_first_tile + clalgo_units_per_group, (n + CLALGO_TILE - 1) / CLALGO_TILE);
@@ -97,7 +100,7 @@ void ${name}_scan_tiles(
         clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_tile_total, clalgo_tile_flag);
     }
     if (n == 0 && get_group_id(0) == 0 && get_local_id(0) == 0) {
-        const clalgo_value_t clalgo_last_item = clalgo_neutral();
+        const clalgo_value_t clalgo_last_item = clalgo_carry_in;
         if (clalgo_total)
             *clalgo_total = clalgo_last_item;
         ${total_statement}

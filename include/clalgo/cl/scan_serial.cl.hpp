@@ -36,10 +36,10 @@ void ${name}_scan_blocks(
 {
     ${scan_unpack}
     const long clalgo_block_index = get_group_id(0);
-    clalgo_value_t clalgo_carry = clalgo_neutral();
+    clalgo_value_t clalgo_carry = clalgo_carry_in;  /* the carry-in comes before everything */
     for (long clalgo_b = 0; clalgo_b < clalgo_block_index; ++clalgo_b)
         clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
-    clalgo_value_t last_item = clalgo_neutral();
+    clalgo_value_t last_item = clalgo_carry_in;
 #if ${uses_last_item}
     for (long clalgo_b = 0; clalgo_b < clalgo_groups; ++clalgo_b)
         last_item = clalgo_scan_op(last_item, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
@@ -53,7 +53,7 @@ void ${name}_scan_blocks(
 #endif
         ${kept_fetches}
         const clalgo_value_t item = clalgo_scan_op(clalgo_carry, clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}), clalgo_flag);
-        const clalgo_value_t prev_item = (clalgo_flag || clalgo_k == 0) ? clalgo_neutral() : clalgo_carry;
+        const clalgo_value_t prev_item = clalgo_flag ? clalgo_neutral() : clalgo_carry;
         ${item_statement}
         {
             ${output_statement};

@@ -1,5 +1,5 @@
 // What a GenericScanKernel may add (ScanOptions: a name, segments, input fetches, helper code, the algorithm,
-// compaction) and how those options become template text: the input fetches' holes and the stages a kernel built
+// compaction), a scan call's carry-in (CarryIn), and how the options become template text: the input fetches' holes and the stages a kernel built
 // on the scan adds (ScanStages). The kernels' parameters are in kernels/scan_call.hpp.
 #pragma once
 
@@ -51,6 +51,31 @@ struct ScanOptions {
     /// is_segment_start_expr to an array argument (OutOfBoundsError; each call blocks). CLALGO_CHECKED=1 turns
     /// it on for every kernel.
     bool checked = false;
+};
+
+/// A scan's carry-in: a value combined on the left of every item with scan_expr, as if it came just before the
+/// first index (prev_item there is the carry-in, and the total includes it; a segment start cuts it off like any
+/// item before). Given on the host, or as one element of a device array that the launch reads, so that a carry
+/// computed on the device needs no round trip through the host.
+///   scan.with_carry(q, 100, input, output);               // a host value
+///   scan.with_carry(q, totals.view(k, 1), input, output);  // element k of a device array
+template <class T>
+class CarryIn {
+public:
+    CarryIn(const T& value) : value_(value) {}  // NOLINT: implicit, as the value itself reads at the call
+    CarryIn(const ArrayView<T>& element) : element_(element) {
+        if (element.size() != 1)
+            throw std::invalid_argument("clalgo: a carry-in array holds one element, not " + std::to_string(element.size()));
+    }
+
+    /// The value, where it is given on the host.
+    const T* value() const noexcept { return element_ ? nullptr : &value_; }
+    /// The element, where it is on the device.
+    const ArrayView<T>* element() const noexcept { return element_ ? &*element_ : nullptr; }
+
+private:
+    T value_{};
+    std::optional<ArrayView<T>> element_;
 };
 
 namespace detail {
