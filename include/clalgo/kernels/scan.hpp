@@ -8,7 +8,8 @@
 //   clalgo::InclusiveScanKernel<int> cumsum(ctx, "a+b", "0");
 //   cumsum(q, in, out);   // in place too: cumsum(q, a, a)
 // `scan_expr` must be associative with `neutral` as its identity; it need not be commutative: items are always
-// combined left to right.
+// combined left to right. Every call may start from a carry-in (with_carry: a host value or one element of a device
+// array). InclusiveScanKernel and ExclusiveScanKernel are in kernels/scan_simple.hpp, included here.
 #pragma once
 
 #include <clalgo/cl/compaction.cl.hpp>
