@@ -1,10 +1,10 @@
 // Every generated kernel family on Oclgrind's simulated device, at sizes 1, 2, 255, 257 and 4097 (tile edges and
 // a few tiles: Oclgrind is slow). tests/CMakeLists.txt runs this program under oclgrind once per mode, with the
 // environment variables that force each path (the GPU paths too), and says which checks each run gets:
-//   single_pass | reduce_then_scan | serial   scans with totals, input fetches at -1 and +1 over ascending and
-//                                             descending ranges, copy_if, remove_if, partition, unique (over arrays
-//                                             and over index ranges), reduce_by_key and unique_by_key, with that
-//                                             scan algorithm
+//   single_pass | reduce_then_scan | serial   scans with totals and carry-ins, input fetches at -1 and +1 over
+//                                             ascending and descending ranges, copy_if, remove_if, partition, unique
+//                                             (over arrays and over index ranges), reduce_by_key and unique_by_key,
+//                                             with that scan algorithm
 //   map                                       ElementwiseKernel over arrays and descending ranges
 //   reduction                                 ReductionKernel: the vector loads of a plain x[i], a general map
 //   radix                                     sort, sort_by_key, descending and 64-bit keys, argsort
@@ -84,6 +84,13 @@ void scans(const clalgo::Queue& queue, clalgo::ScanAlgorithm algorithm, const st
         sum.with_total(queue, total, input, out);
         check(out.to_host(queue) == expected, at + "inclusive sum");
         check(total.read_at(queue, 0) == expected.back(), at + "total");
+
+        // a carry-in from the host, in the call's struct (one from a device array is copied into the scratch buffer
+        // by clEnqueueCopyBuffer, which Oclgrind's --uninitialized does not track: test_scan checks that one)
+        std::vector<std::int32_t> carried(expected);
+        for (auto& v : carried) v += -1000;
+        sum.with_carry_and_total(queue, -1000, total, input, out);
+        check(out.to_host(queue) == carried && total.read_at(queue, 0) == carried.back(), at + "host carry-in");
 
         // input fetches at -1 and +1, ascending and descending: never outside the array
         for (const bool descending : {false, true}) {

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -255,6 +256,29 @@ TEST(Docs, InclusiveAndExclusiveScans) {
     EXPECT_EQ(out.to_host(q), inclusive);
     EXPECT_EQ(before.to_host(q), exclusive);
     EXPECT_EQ(total.read_at(q, 0), inclusive.back());
+}
+
+TEST(Docs, ScanWithACarryIn) {
+    const clalgo::Context& ctx = context();
+    const clalgo::Queue& q = queue();
+    const auto first_host = small_ints(1000, 3), second_host = small_ints(2000, 4);
+    auto first = clalgo::to_device(q, first_host), second = clalgo::to_device(q, second_host);
+    clalgo::Array<int> first_out(q, first_host.size()), second_out(q, second_host.size());
+    // doc: docs/kernels.md
+    clalgo::InclusiveScanKernel<int> cumsum(ctx, "a+b", "0");
+    cumsum.with_carry(q, 100, first, first_out);  // first_out[i] = 100 + first[0] + ... + first[i]
+
+    // one array in two parts: the second part carries on from the first part's last item, read on the device
+    cumsum.with_carry(q, first_out.view(first_out.size() - 1, 1), second, second_out);
+    // end doc
+    std::vector<int> joined(first_host);
+    joined.insert(joined.end(), second_host.begin(), second_host.end());
+    std::vector<int> expected(joined.size());
+    std::inclusive_scan(joined.begin(), joined.end(), expected.begin(), std::plus<>(), 100);
+    auto device = first_out.to_host(q);
+    const auto tail = second_out.to_host(q);
+    device.insert(device.end(), tail.begin(), tail.end());
+    EXPECT_EQ(device, expected);
 }
 
 TEST(Docs, SegmentedScan) {

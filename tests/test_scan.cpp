@@ -796,3 +796,104 @@ TEST(GenericScan, SinglePassCarriesEightByteValuesInOneWideStatusWord) {
         }
     }
 }
+
+// -------------------------------------------------------------------------------------------------------------
+// Carry-in: a value combined on the left of every item
+
+TEST(Scan, CarryInFromTheHostOrTheDeviceIsCombinedOnTheLeftOfEveryItemInOrder) {
+    using clalgo_test::Affine;
+    clalgo_test::register_affine();
+    const std::string neutral = "(affine){1, 0}";
+    std::vector<std::size_t> sizes{0, 1, 2, cpu_tile - 1, cpu_tile, cpu_tile + 1, largest_tile, largest_tile + 1,
+                                   3 * largest_tile + 17, (std::size_t(1) << 20) + 3};
+    for (ScanAlgorithm algorithm : every_algorithm) {
+        SCOPED_TRACE(name_of(algorithm));
+        const clalgo::InclusiveScanKernel<Affine> inclusive(context(), clalgo_test::affine_then, neutral,
+                                                            options_for(algorithm, "carried_inclusive"));
+        const clalgo::ExclusiveScanKernel<Affine> exclusive(context(), clalgo_test::affine_then, neutral,
+                                                            options_for(algorithm, "carried_exclusive"));
+        const clalgo::GenericScanKernel<Affine> totalled(context(), "const affine *x, affine *y", "x[i]",
+                                                         clalgo_test::affine_then, neutral, "y[i] = item",
+                                                         options_for(algorithm, "carried_total"));
+        for (std::size_t n : sizes) {
+            SCOPED_TRACE("n=" + std::to_string(n));
+            std::mt19937_64 engine(n + 77);
+            std::vector<Affine> maps(n);
+            for (auto& m : maps) m = {engine() | 1, engine()};
+            const Affine carry{engine() | 1, engine()};
+            // the order shows: the carry composed on the right instead gives another map
+            ASSERT_FALSE(n > 0 && clalgo_test::then(carry, maps[0]) == clalgo_test::then(maps[0], carry));
+            std::vector<Affine> expected_inclusive(n), expected_exclusive(n);
+            Affine running = carry;
+            for (std::size_t k = 0; k < n; ++k) {
+                expected_exclusive[k] = running;
+                running = clalgo_test::then(running, maps[k]);
+                expected_inclusive[k] = running;
+            }
+            const auto input = clalgo::to_device(queue(), maps);
+            clalgo::Array<Affine> out(queue(), n);
+            inclusive.with_carry(queue(), carry, input, out);
+            EXPECT_EQ(out.to_host(queue()), expected_inclusive) << "inclusive, carry from the host";
+            exclusive.with_carry(queue(), carry, input, out);
+            EXPECT_EQ(out.to_host(queue()), expected_exclusive) << "exclusive, carry from the host";
+
+            // from one element of a device array (at an offset), and in place
+            const std::vector<Affine> carries{{3, 4}, {5, 6}, carry, {7, 8}};
+            const auto on_device = clalgo::to_device(queue(), carries);
+            auto in_place = clalgo::to_device(queue(), maps);
+            inclusive.with_carry(queue(), on_device.view(2, 1), in_place, in_place);
+            EXPECT_EQ(in_place.to_host(queue()), expected_inclusive) << "inclusive, carry from the device, in place";
+            in_place = clalgo::to_device(queue(), maps);
+            exclusive.with_carry(queue(), on_device.view(2, 1), in_place, in_place);
+            EXPECT_EQ(in_place.to_host(queue()), expected_exclusive) << "exclusive, carry from the device, in place";
+
+            // the total includes the carry (it is the carry itself for n = 0)
+            clalgo::Array<Affine> total(queue(), 1);
+            totalled.with_carry_and_total(queue(), on_device.view(2, 1), total, input, out);
+            EXPECT_EQ(total.to_host(queue())[0], running) << "total";
+            EXPECT_EQ(out.to_host(queue()), expected_inclusive) << "generic scan with a total";
+
+            // a call without a carry after calls with one starts from the neutral element again
+            inclusive(queue(), input, out);
+            if (n > 0) EXPECT_EQ(out.to_host(queue())[0], maps[0]) << "no carry";
+        }
+    }
+}
+
+TEST(Scan, CarryInOfFourByteValuesTravelsThroughThePackedLookBackAndStopsAtASegmentStart) {
+    for (ScanAlgorithm algorithm : every_algorithm) {
+        SCOPED_TRACE(name_of(algorithm));
+        const clalgo::InclusiveScanKernel<std::int32_t> inclusive(context(), "a+b", "0", options_for(algorithm, "carried_sum"));
+        clalgo::ScanOptions segmented = options_for(algorithm, "carried_segments");
+        segmented.is_segment_start_expr = "starts[i]";
+        const clalgo::GenericScanKernel<std::int32_t> by_segment(context(), "const int *x, const uchar *starts, int *y",
+                                                                 "x[i]", "across_seg_boundary ? b : a+b", "0",
+                                                                 "y[i] = prev_item", segmented);
+        for (std::size_t n : {std::size_t(0), std::size_t(1), cpu_tile + 1, largest_tile + 1, (std::size_t(1) << 20) + 3}) {
+            SCOPED_TRACE("n=" + std::to_string(n));
+            std::vector<std::int32_t> values(n);
+            std::vector<std::uint8_t> starts(n);
+            std::mt19937_64 engine(n + 5);
+            for (std::size_t k = 0; k < n; ++k) {
+                values[k] = static_cast<std::int32_t>(engine() % 1000) - 500;
+                starts[k] = k > 0 && k % 1500 == 0;
+            }
+            const std::int32_t carry = -123456;
+            std::vector<std::int32_t> expected(n), expected_segmented(n);
+            std::int32_t running = carry, segment_running = carry;
+            for (std::size_t k = 0; k < n; ++k) {
+                running += values[k];
+                expected[k] = running;
+                if (starts[k]) segment_running = 0;
+                expected_segmented[k] = segment_running;  // prev_item
+                segment_running += values[k];
+            }
+            auto data = clalgo::to_device(queue(), values);
+            inclusive.with_carry(queue(), carry, data, data);
+            EXPECT_TRUE(equal_vectors(data.to_host(queue()), expected)) << "inclusive in place";
+            clalgo::Array<std::int32_t> out(queue(), n);
+            by_segment.with_carry(queue(), carry, clalgo::to_device(queue(), values), clalgo::to_device(queue(), starts), out);
+            EXPECT_TRUE(equal_vectors(out.to_host(queue()), expected_segmented)) << "segmented, prev_item";
+        }
+    }
+}

@@ -126,6 +126,7 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
     spec.algorithm = options.algorithm;
 
     std::vector<BoundArgument> bound;
+    bound.reserve(4 + sizeof...(Outputs) + options.extra_args.size());
     if (input.array) bound.push_back(bind(*input.array));
     (bound.push_back(bind(outputs)), ...);
     bound.push_back(bind(count));
@@ -137,9 +138,9 @@ cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, 
     auto run = [&](auto count_type) {
         using Count = decltype(count_type);
         const auto& kernel = cached_kernel<CompactionKernel<Count>>(
-            queue.context(), "compaction " + type_name<Count>() + '\0' + spec.key(),
+            queue.context(), spec.key(std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong"),
             [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
-        return kernel.enqueue(queue, indices, bound, {});
+        return kernel.enqueue(queue, indices, std::move(bound), {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});
     return run(cl_ulong{});

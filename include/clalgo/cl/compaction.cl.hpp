@@ -27,7 +27,6 @@ void ${name}_compact(
     const uint clalgo_lid = get_local_id(0);
     const uint clalgo_tile = clalgo_take_ticket(clalgo_ticket, clalgo_tiles, clalgo_shared);
     const long clalgo_tile_first = (long)clalgo_tile * CLALGO_TILE;
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
 
     /* Compaction without scanning values in local memory. Row j of the tile is its items j * CLALGO_GROUP_SIZE
        + local id; each warp takes one ballot of "kept" per row, whose population count is how many of its 32
@@ -70,7 +69,7 @@ void ${name}_compact(
         clalgo_row_starts[clalgo_r] = clalgo_row_start;
         clalgo_row_start += popcount(clalgo_row_masks[clalgo_r]);
     }
-    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_tile_total, 0, clalgo_status,
+    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_carry_in, clalgo_tile_total, 0, clalgo_status,
                                                                clalgo_aggregates, clalgo_inclusives, clalgo_scratch,
                                                                clalgo_window_kind, clalgo_scratch_flags, clalgo_shared);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -95,7 +94,7 @@ void ${name}_compact(
         ${total_statement}
     }
     if (n == 0 && clalgo_lid == 0) {
-        const clalgo_value_t clalgo_last_item = clalgo_neutral();
+        const clalgo_value_t clalgo_last_item = clalgo_carry_in;
         if (clalgo_total)
             *clalgo_total = clalgo_last_item;
         ${total_statement}

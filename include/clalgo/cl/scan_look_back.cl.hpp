@@ -205,18 +205,20 @@ inline clalgo_value_t clalgo_combine_predecessors(const uint tile, const uint ep
 
 /* Tile phase 3b: publish the tile's total, combine the totals of the tiles before it, nearest first, until one
    that already holds its inclusive prefix, and publish this tile's inclusive prefix (Merrill & Garland's
-   decoupled look-back). Returns the scan of everything before the tile, in every work-item. The tile index came
-   from a ticket, so every tile looked at belongs to a work-group that has started. */
-inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const clalgo_value_t aggregate, const uint aggregate_flag,
-                                       CLALGO_LOOK_BACK_STATE,
+   decoupled look-back). Returns the scan of everything before the tile, in every work-item: for tile 0,
+   `first_prefix` (the scan's carry-in, or the neutral element). The tile index came from a ticket, so every tile
+   looked at belongs to a work-group that has started. */
+inline clalgo_value_t clalgo_look_back(const uint tile, const uint epoch, const clalgo_value_t first_prefix,
+                                       const clalgo_value_t aggregate, const uint aggregate_flag, CLALGO_LOOK_BACK_STATE,
                                        __local clalgo_value_t *window, __local uint *window_kind, __local uint *window_flag,
                                        __local long *shared_state)
 {
     const uint lid = get_local_id(0);
     if (tile == 0) {
         if (lid == 0)
-            clalgo_publish(status, aggregates, inclusives, 0, epoch, CLALGO_INCLUSIVE, aggregate, aggregate_flag);
-        return clalgo_neutral();
+            clalgo_publish(status, aggregates, inclusives, 0, epoch, CLALGO_INCLUSIVE,
+                           clalgo_scan_op(first_prefix, aggregate, aggregate_flag), aggregate_flag);
+        return first_prefix;
     }
     if (lid == 0)
         clalgo_publish(status, aggregates, inclusives, tile, epoch, CLALGO_AGGREGATE, aggregate, aggregate_flag);

@@ -31,7 +31,7 @@ __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}_reduce_tiles(
     ${reduce_signature}${parameters})
 {
-    ${array_pointers}
+    ${reduce_unpack}
     __local clalgo_value_t clalgo_values[CLALGO_PADDED(CLALGO_TILE)];
     __local uchar clalgo_flags[CLALGO_SEGMENTED ? CLALGO_TILE : 1];
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
@@ -64,19 +64,21 @@ __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}_scan_tiles(
     ${scan_signature}${parameters})
 {
-    ${array_pointers}
+    ${scan_unpack}
     __local clalgo_value_t clalgo_values[CLALGO_PADDED(CLALGO_TILE)];
     __local uchar clalgo_flags[CLALGO_SEGMENTED ? CLALGO_TILE : 1];
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
     __local uint clalgo_scratch_flags[CLALGO_GROUP_SIZE];
     ${kept_arrays}
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
     uint clalgo_carry_flag, clalgo_last_flag;
-    clalgo_value_t clalgo_carry = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &clalgo_carry_flag,
-                                             clalgo_scratch, clalgo_scratch_flags);
-    clalgo_value_t last_item = clalgo_neutral();
+    /* the carry-in comes before everything */
+    const clalgo_value_t clalgo_runs_before = clalgo_group_fold(clalgo_runs, clalgo_run_flags, get_group_id(0), &clalgo_carry_flag,
+                                                                clalgo_scratch, clalgo_scratch_flags);
+    clalgo_value_t clalgo_carry = clalgo_scan_op(clalgo_carry_in, clalgo_runs_before, clalgo_carry_flag);
+    clalgo_value_t last_item = clalgo_carry_in;
 #if ${uses_last_item}
     last_item = clalgo_group_fold(clalgo_runs, clalgo_run_flags, clalgo_groups, &clalgo_last_flag, clalgo_scratch, clalgo_scratch_flags);
+    last_item = clalgo_scan_op(clalgo_carry_in, last_item, clalgo_last_flag);
 #endif
     const long clalgo_first_tile = get_group_id(0) * clalgo_units_per_group;
     const long clalgo_end_tile = min(clalgo_first_tile + clalgo_units_per_group, (n + CLALGO_TILE - 1) / CLALGO_TILE);
@@ -98,7 +100,7 @@ void ${name}_scan_tiles(
         clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_tile_total, clalgo_tile_flag);
     }
     if (n == 0 && get_group_id(0) == 0 && get_local_id(0) == 0) {
-        const clalgo_value_t clalgo_last_item = clalgo_neutral();
+        const clalgo_value_t clalgo_last_item = clalgo_carry_in;
         if (clalgo_total)
             *clalgo_total = clalgo_last_item;
         ${total_statement}

@@ -11,7 +11,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void ${name}_reduce_blocks(
     ${reduce_signature}${parameters})
 {
-    ${array_pointers}
+    ${reduce_unpack}
     const long clalgo_first = min((long)get_group_id(0) * clalgo_units_per_group, n), clalgo_last = min(clalgo_first + clalgo_units_per_group, n);
     clalgo_value_t clalgo_run = clalgo_neutral();
     uint clalgo_run_flag = 0;
@@ -34,13 +34,12 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void ${name}_scan_blocks(
     ${scan_signature}${parameters})
 {
-    ${array_pointers}
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
+    ${scan_unpack}
     const long clalgo_block_index = get_group_id(0);
-    clalgo_value_t clalgo_carry = clalgo_neutral();
+    clalgo_value_t clalgo_carry = clalgo_carry_in;  /* the carry-in comes before everything */
     for (long clalgo_b = 0; clalgo_b < clalgo_block_index; ++clalgo_b)
         clalgo_carry = clalgo_scan_op(clalgo_carry, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
-    clalgo_value_t last_item = clalgo_neutral();
+    clalgo_value_t last_item = clalgo_carry_in;
 #if ${uses_last_item}
     for (long clalgo_b = 0; clalgo_b < clalgo_groups; ++clalgo_b)
         last_item = clalgo_scan_op(last_item, clalgo_runs[clalgo_b], clalgo_run_flags[clalgo_b]);
@@ -54,7 +53,7 @@ void ${name}_scan_blocks(
 #endif
         ${kept_fetches}
         const clalgo_value_t item = clalgo_scan_op(clalgo_carry, clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}), clalgo_flag);
-        const clalgo_value_t prev_item = (clalgo_flag || clalgo_k == 0) ? clalgo_neutral() : clalgo_carry;
+        const clalgo_value_t prev_item = clalgo_flag ? clalgo_neutral() : clalgo_carry;
         ${item_statement}
         {
             ${output_statement};

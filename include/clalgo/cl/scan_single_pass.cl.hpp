@@ -22,7 +22,6 @@ void ${name}_single_pass(
     const uint clalgo_lid = get_local_id(0);
     const uint clalgo_tile = clalgo_take_ticket(clalgo_ticket, clalgo_tiles, clalgo_shared);
     const long clalgo_tile_first = (long)clalgo_tile * CLALGO_TILE;
-    __global clalgo_value_t *clalgo_total = clalgo_total_base ? clalgo_total_base + clalgo_total_offset : 0;
 
     clalgo_load_tile(clalgo_tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags${kept_array_arguments}${function_arguments});
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -34,7 +33,7 @@ void ${name}_single_pass(
     clalgo_value_t clalgo_tile_total;
     const clalgo_value_t clalgo_thread_prefix = clalgo_group_scan(clalgo_thread_total, clalgo_thread_flag, &clalgo_prefix_flag, &clalgo_tile_total, &clalgo_tile_flag,
                                                            clalgo_scratch, clalgo_scratch_flags);
-    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_tile_total, clalgo_tile_flag, clalgo_status,
+    const clalgo_value_t clalgo_tile_prefix = clalgo_look_back(clalgo_tile, clalgo_epoch, clalgo_carry_in, clalgo_tile_total, clalgo_tile_flag, clalgo_status,
                                                         clalgo_aggregates, clalgo_inclusives, clalgo_scratch,
                                                         clalgo_window_kind, clalgo_scratch_flags, clalgo_shared);
     clalgo_thread_finish(clalgo_values, clalgo_items, clalgo_item_flags, clalgo_scan_op(clalgo_tile_prefix, clalgo_thread_prefix, clalgo_prefix_flag));
@@ -42,7 +41,7 @@ void ${name}_single_pass(
     clalgo_write_tile(clalgo_tile_first, n, clalgo_start, clalgo_step, clalgo_values, clalgo_flags, clalgo_tile_prefix,
                       clalgo_neutral(), clalgo_total${kept_array_arguments}${function_arguments});
     if (n == 0 && clalgo_lid == 0) {
-        const clalgo_value_t clalgo_last_item = clalgo_neutral();
+        const clalgo_value_t clalgo_last_item = clalgo_carry_in;
         if (clalgo_total)
             *clalgo_total = clalgo_last_item;
         ${total_statement}

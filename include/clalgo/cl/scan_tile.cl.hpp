@@ -13,6 +13,7 @@ inline constexpr const char* scan_tile = R"CLC(${prologue}
 ${preamble}
 
 typedef ${value_type} clalgo_value_t;
+${call_struct}
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_TILE (CLALGO_GROUP_SIZE * CLALGO_ITEMS)

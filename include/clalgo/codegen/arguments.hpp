@@ -263,6 +263,8 @@ std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... argume
 /// scalar of another arithmetic type where its value stays the same (codegen/scalar_conversion.hpp).
 inline void check_argument(const std::string& kernel, std::size_t position, const ArgumentDeclaration& declaration,
                            BoundArgument& argument) {
+    // the common case first, with no message built: a call's host cost counts at small sizes
+    if (declaration.is_array == argument.is_array && declaration.type == argument.type) return;
     const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(position + 1) + " '" +
                               declaration.name + "' is declared '" + declaration.type_text() + "' but ";
     if (declaration.is_array && !argument.is_array)

@@ -98,20 +98,22 @@ inline void check_call_arrays(const std::string& kernel, const std::vector<Argum
         const BoundArgument& argument = arguments[k];
         if (!argument.is_array) continue;
         const bool at_i = k < indexed.size() && indexed[k];
-        const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" +
-                                  declarations[k].name + "': ";
+        auto where = [&] {  // built only for a message: a call's host cost counts at small sizes
+            return "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" + declarations[k].name +
+                   "': ";
+        };
         if (!argument.buffer()) {
             if (empty_allowed && !at_i) continue;
-            throw std::invalid_argument(where + "the " + argument.cpp_type +
+            throw std::invalid_argument(where() + "the " + argument.cpp_type +
                                         " holds no memory (it is empty, or was moved from) but the call runs over " +
                                         std::to_string(n) + " indices");
         }
         cl_context owner = nullptr;
         if (clGetMemObjectInfo(argument.buffer(), CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
             owner != context)
-            throw std::invalid_argument(where + "the array belongs to another context than the queue's");
+            throw std::invalid_argument(where() + "the array belongs to another context than the queue's");
         if (at_i && (lowest < 0 || static_cast<std::uint64_t>(highest) >= argument.size))
-            throw std::invalid_argument(where + "the kernel reads or writes it at [i] for i in [" +
+            throw std::invalid_argument(where() + "the kernel reads or writes it at [i] for i in [" +
                                         std::to_string(lowest) + ", " + std::to_string(highest) + "] but it has " +
                                         std::to_string(argument.size) + " elements");
     }

@@ -77,6 +77,27 @@ public:
         return *this;
     }
 
+    /// Sets a library parameter of a type the host knows only as bytes (a struct the kernel generates).
+    KernelArguments& set_bytes(const std::string& name, const std::vector<unsigned char>& bytes) {
+        const std::size_t k = signature_.index(name);
+        raw(static_cast<cl_uint>(k), bytes.size(), bytes.data());
+        set_[k] = true;
+        return *this;
+    }
+
+    /// Like user, for kernels that take each array's offset and some scalars (`in_struct[k]`) in a struct of
+    /// the library's: sets each array's buffer and the other scalars (then, checked, as user does).
+    KernelArguments& user_outside_struct(const std::vector<BoundArgument>& bound, const std::vector<bool>& in_struct,
+                                         const cl::Buffer* violations = nullptr) {
+        done();
+        cl_uint index = static_cast<cl_uint>(signature_.size());
+        for (std::size_t k = 0; k < bound.size(); ++k) {
+            if (bound[k].is_array) buffer(index++, bound[k].buffer());
+            else if (k >= in_struct.size() || !in_struct[k]) raw(index++, bound[k].bytes.size(), bound[k].bytes.data());
+        }
+        return violation_arguments(index, bound, violations);
+    }
+
     /// Sets the user's declared arguments after the library's; with a violation buffer (checked mode), then
     /// the buffer and each array's size (codegen/checked.hpp).
     KernelArguments& user(const std::vector<BoundArgument>& bound, const cl::Buffer* violations = nullptr) {
@@ -91,6 +112,12 @@ public:
                 raw(index++, argument.bytes.size(), argument.bytes.data());
             }
         }
+        return violation_arguments(index, bound, violations);
+    }
+
+    /// Checked mode's arguments, from `index` on: the violation buffer and each array's size.
+    KernelArguments& violation_arguments(cl_uint index, const std::vector<BoundArgument>& bound,
+                                         const cl::Buffer* violations) {
         if (violations == nullptr) return *this;
         buffer(index++, (*violations)());
         for (const auto& argument : bound)

@@ -149,6 +149,7 @@ private:
             "    values_out[clalgo_last_item.runs - 1] = clalgo_last_item.value;\n"
             "}");
         stages.needs_launch_at_zero = true;
+        stages.without_total = true;
         stages.value_type = "clalgo_run_t";
         stages.value_size = sizeof(RunValue<Count, V>);
         return stages;
@@ -164,6 +165,7 @@ private:
         stages.kept_statement = library_text(keep);  // NVIDIA counts run starts by warp ballots
         stages.total_statement = library_text("*count = (long)clalgo_last_item;");
         stages.needs_launch_at_zero = true;
+        stages.without_total = true;
         return stages;
     }
 

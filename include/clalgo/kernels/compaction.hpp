@@ -49,14 +49,23 @@ struct CompactionSpec {
     /// unique over an index range: the value before i is at i - step, which the kernel passes itself.
     bool runs_over_range() const { return !run_equality.empty() && !array_input; }
 
-    /// A key that differs wherever the source differs.
-    std::string key() const {
-        std::string text = value_type;
-        for (const std::string* part :
-             {&name, &keep, &value_expr, &run_equality, &extra_declarations, &preamble, &build_options})
-            text += '\0' + *part;
-        return text + '\0' + std::to_string(array_input) + std::to_string(static_cast<int>(placement)) +
-               std::to_string(static_cast<int>(algorithm));
+    /// A key that differs wherever the source differs, after `prefix` (built once per call: one allocation).
+    std::string key(const std::string& prefix = {}) const {
+        const std::string* parts[] = {&value_type, &name, &keep, &value_expr, &run_equality, &extra_declarations,
+                                      &preamble, &build_options};
+        std::size_t bytes = prefix.size() + 8;
+        for (const std::string* part : parts) bytes += part->size() + 1;
+        std::string text;
+        text.reserve(bytes);
+        text += prefix;
+        for (const std::string* part : parts) {
+            text += *part;
+            text += '\0';
+        }
+        text += static_cast<char>('0' + array_input);
+        text += static_cast<char>('0' + static_cast<int>(placement));
+        text += static_cast<char>('0' + static_cast<int>(algorithm));
+        return text;
     }
 };
 
@@ -73,7 +82,7 @@ public:
     cl::Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument> bound,
                       const std::vector<cl::Event>& wait) const {
         if (runs_over_range_) bound.push_back(bind(static_cast<cl_long>(range ? range->step : 1)));
-        return scan_.enqueue_bound(queue, nullptr, range, bound, wait);
+        return scan_.enqueue_bound(queue, nullptr, range, std::move(bound), wait);
     }
 
     /// True where the device counts kept items by warp ballots.
@@ -127,6 +136,7 @@ private:
         }
         stages.total_statement = library_text("*selected_count = (long)clalgo_last_item;");
         stages.needs_launch_at_zero = true;
+        stages.without_total = true;
         return stages;
     }
 

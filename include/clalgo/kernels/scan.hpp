@@ -8,7 +8,8 @@
 //   clalgo::InclusiveScanKernel<int> cumsum(ctx, "a+b", "0");
 //   cumsum(q, in, out);   // in place too: cumsum(q, a, a)
 // `scan_expr` must be associative with `neutral` as its identity; it need not be commutative: items are always
-// combined left to right.
+// combined left to right. Every call may start from a carry-in (with_carry: a host value or one element of a device
+// array). InclusiveScanKernel and ExclusiveScanKernel are in kernels/scan_simple.hpp, included here.
 #pragma once
 
 #include <clalgo/cl/compaction.cl.hpp>
@@ -33,6 +34,7 @@
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/scan.hpp>
 #include <clalgo/kernels/reduction.hpp>
+#include <clalgo/kernels/scan_call.hpp>
 #include <clalgo/kernels/scan_options.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/tuning/store.hpp>
@@ -53,10 +55,14 @@ namespace clalgo {
 
 namespace detail {
 
-/// Look-back state and partial results kept per queue between calls.
+/// Scratch memory kept per queue between calls, in one buffer: single pass, the ticket at 0 and the look-back
+/// state of up to `tiles_held` tiles at fixed places (so that status words never land on old values); the two-pass
+/// algorithms, the runs' partial results.
 struct ScanScratch {
-    GrowingBuffer ticket, status, aggregates, inclusives, runs, run_flags;
+    GrowingBuffer memory;
+    std::uint64_t tiles_held = 0;
     std::uint32_t epoch = 0;
+    std::vector<unsigned char> call;  ///< the last call's clalgo_scan_call_t, its storage reused
 };
 
 inline bool mentions(const std::string& code, const std::string& name) {
@@ -127,7 +133,10 @@ public:
 
         std::vector<std::string> types{value_type_};
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
+        layout_ = detail::ScanCallLayout(declarations_, !stages.without_total, value_size_);
+        signature_ = layout_.signature();
+        in_struct_ = layout_.in_struct();
+        const std::string parameters = layout_.parameters() + checked_.parameters();
 
         auto generate = [&](const DeviceInfo& info) {
             OnDevice on;
@@ -142,13 +151,10 @@ public:
                 pattern += detail::cl_source::scan_look_back;
                 pattern += plan.ballot_compaction ? detail::cl_source::compaction_ballot
                                                   : detail::cl_source::scan_single_pass;
-                on.first = detail::scan_signature("single_pass", status_type);
                 on.first_kernel = options_.name + (plan.ballot_compaction ? "_compact" : "_single_pass");
             } else {
                 const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
                 pattern += tiled ? detail::cl_source::scan_reduce_then_scan : detail::cl_source::scan_serial;
-                on.first = detail::scan_signature("reduce", status_type);
-                on.second = detail::scan_signature("scan", status_type);
                 on.first_kernel = options_.name + (tiled ? "_reduce_tiles" : "_reduce_blocks");
                 on.second_kernel = options_.name + (tiled ? "_scan_tiles" : "_scan_blocks");
             }
@@ -177,11 +183,14 @@ public:
                 {"function_parameters", detail::library_text(function_parameters)},
                 {"function_arguments", detail::library_text(function_arguments)},
                 {"name", detail::library_text(options_.name)},
-                {"signature", detail::library_text(on.first.text())},
-                {"reduce_signature", detail::library_text(on.first.text())},
-                {"scan_signature", detail::library_text(on.second.text())},
+                {"call_struct", detail::library_text(layout_.definition())},
+                {"signature", detail::library_text(signature_.text())},
+                {"reduce_signature", detail::library_text(signature_.text())},
+                {"scan_signature", detail::library_text(signature_.text())},
                 {"parameters", detail::library_text(parameters)},
-                {"array_pointers", detail::library_text(detail::array_pointers(declarations_))}};
+                {"array_pointers", detail::library_text(layout_.unpack("single_pass", status_type))},
+                {"reduce_unpack", detail::library_text(layout_.unpack("reduce", status_type))},
+                {"scan_unpack", detail::library_text(layout_.unpack("scan", status_type))}};
             for (const auto& [hole, text] : fetches) fills[hole] = detail::library_text(text);
             on_device_.push_back(std::move(on));
             return detail::render(pattern, fills);
@@ -200,16 +209,28 @@ public:
     /// the event of the last launch.
     template <class... Args>
     cl::Event operator()(const Queue& queue, const Args&... arguments) const {
-        return enqueue(queue, nullptr, arguments...);
+        return enqueue(queue, nullptr, nullptr, arguments...);
     }
 
     /// Like operator(), and writes the scan's total (the item at n-1; the neutral element where n = 0) into
     /// `total` (one element), on the device.
     template <class... Args>
     cl::Event with_total(const Queue& queue, const ArrayView<T>& total, const Args&... arguments) const {
-        if (total.size() != 1)
-            throw std::invalid_argument("clalgo: " + options_.name + ".with_total needs a total of one element");
-        return enqueue(queue, &total, arguments...);
+        return enqueue(queue, &total, nullptr, arguments...);
+    }
+
+    /// Like operator(), from a carry-in (CarryIn: a host value, or one element of a device array) combined on
+    /// the left of every item, as if it came just before the first index; the operator need not commute.
+    template <class... Args>
+    cl::Event with_carry(const Queue& queue, const CarryIn<T>& carry, const Args&... arguments) const {
+        return enqueue(queue, nullptr, &carry, arguments...);
+    }
+
+    /// with_carry and with_total at once: the total includes the carry-in.
+    template <class... Args>
+    cl::Event with_carry_and_total(const Queue& queue, const CarryIn<T>& carry, const ArrayView<T>& total,
+                                   const Args&... arguments) const {
+        return enqueue(queue, &total, &carry, arguments...);
     }
 
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
@@ -227,7 +248,6 @@ private:
     struct OnDevice {
         detail::ScanPlan plan;
         std::string first_kernel, second_kernel;  ///< single pass: only the first
-        detail::Signature first{}, second{};
     };
 
     const OnDevice& on_device(const detail::KernelProgram::OnDevice& on) const {
@@ -237,78 +257,117 @@ private:
     }
 
     template <class... Args>
-    cl::Event enqueue(const Queue& queue, const ArrayView<T>* total, const Args&... arguments) const {
+    cl::Event enqueue(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry, const Args&... arguments) const {
+        if (total && total->size() != 1)
+            throw std::invalid_argument("clalgo: " + options_.name + ": a total of one element is needed");
+        if (total && !layout_.total_parameter())
+            throw std::logic_error("clalgo: " + options_.name + " was built without a total (ScanStages::without_total)");
+        if (carry && value_type_ != type_name<T>())
+            throw std::logic_error("clalgo: " + options_.name + ": its values are not of the kernel's type; no carry-in");
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
-        return enqueue_bound(queue, total, call.range, bound, call.wait);
+        return enqueue_bound(queue, total, call.range, std::move(bound), call.wait, carry);
     }
 
 public:
     /// For algorithms built on the scan, whose arguments are known only at run time: the call with its
     /// arguments already bound, checked here like any call.
     cl::Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
-                            std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait) const {
+                            std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait,
+                            const CarryIn<T>* carry = nullptr) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices, composed_);
         const std::int64_t n = indices.size();
         if (n == 0 && total == nullptr && !launch_at_zero_) return detail::marker(queue, wait);
         const detail::Violations violations(checked_.on(), queue);
-        cl::Event done = launch_all(queue, total, indices, bound, wait, violations.buffer());
+        cl::Event done = launch_all(queue, total, carry, indices, bound, wait, violations.buffer());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         return done;
     }
 
 private:
-    cl::Event launch_all(const Queue& queue, const ArrayView<T>* total, const IndexRange& indices,
-                         const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
-                         const cl::Buffer* violations) const {
+    /// One command per call where the plan allows (single pass: the look-back state needs no reset between calls,
+    /// its status words carry the call's epoch), two for the two-pass algorithms, with no event between them on
+    /// the in-order queue; only the last command makes the returned event.
+    cl::Event launch_all(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry,
+                         const IndexRange& indices, const std::vector<detail::BoundArgument>& bound,
+                         const std::vector<cl::Event>& wait, const cl::Buffer* violations) const {
         const std::int64_t n = indices.size();
         auto& program = program_.on(queue);
         const OnDevice& device = on_device(program);
         const detail::ScanPlan& plan = device.plan;
         std::lock_guard<std::mutex> lock(*program.launch_mutex);
         auto& scratch = scratch_.get(queue);
-        const cl::Buffer total_buffer = total ? total->buffer() : cl::Buffer();
-        const cl_long total_offset = total ? static_cast<cl_long>(total->offset()) : 0;
-        auto common = [&](detail::KernelArguments& arguments) -> detail::KernelArguments& {
-            return arguments.set("clalgo_start", static_cast<cl_long>(indices.start))
-                .set("clalgo_step", static_cast<cl_long>(indices.step))
-                .set("n", static_cast<cl_long>(n));
-        };
+        detail::ScanCallScalars call;
+        call.start = static_cast<cl_long>(indices.start);
+        call.step = static_cast<cl_long>(indices.step);
+        call.n = static_cast<cl_long>(n);
+        if (total) call.total_offset = static_cast<cl_long>(total->offset());
+        const cl::Buffer no_total;
+        const cl::Buffer& total_buffer = total ? total->buffer() : no_total;
         const char* what = options_.name.c_str();
+        constexpr std::uint64_t align = 128;  // every region starts aligned for any value type
+        auto round_up = [&](std::uint64_t bytes) { return detail::divide_up(bytes, align) * align; };
+        const T* carry_value = carry ? carry->value() : nullptr;
+        const ArrayView<T>* carry_element = carry ? carry->element() : nullptr;
+        call.carry_kind = carry_value ? detail::carry_in_struct : carry_element ? detail::carry_in_scratch : detail::no_carry;
+        call.carry_at = static_cast<cl_long>(align);  // after the ticket
+        // a carry-in on the device is copied into the scratch buffer first: the same queue, in order
+        const std::vector<cl::Event>* kernel_waits = &wait;
+        const std::vector<cl::Event> none;
+        auto copy_carry = [&] {
+            if (!carry_element) return;
+            try {
+                queue.get().enqueueCopyBuffer(carry_element->buffer(), scratch.memory.buffer,
+                                              carry_element->offset() * sizeof(T), call.carry_at, sizeof(T),
+                                              detail::wait_list(wait), nullptr);
+            } catch (const cl::Error& error) {
+                detail::rethrow(error, "copying the carry-in of " + options_.name);
+            }
+            kernel_waits = &none;
+        };
+        auto set = [&](cl::Kernel& kernel, const std::string& name) {
+            layout_.pack(scratch.call, call, bound, carry_value);
+            detail::KernelArguments arguments(kernel, signature_, &program.memo(name));
+            arguments.set_bytes("clalgo_call", scratch.call).set("clalgo_memory", scratch.memory.buffer);
+            if (layout_.total_parameter()) arguments.set("clalgo_total_base", total_buffer);
+            arguments.user_outside_struct(bound, in_struct_, violations);
+        };
 
         if (plan.algorithm == ScanAlgorithm::single_pass) {
             const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), plan.tile()));
             if (tiles > 0xffffffffull)
                 throw std::invalid_argument("clalgo: " + options_.name + ": too many tiles for one scan");
             const bool packed = plan.packed_status || plan.wide_packed_status;
-            const std::size_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
-            scratch.ticket.reserve_zeroed(queue, 4);
-            const bool fresh = scratch.status.reserve(queue, tiles * word);
-            if (!packed) {
-                scratch.aggregates.reserve(queue, tiles * value_size_);
-                scratch.inclusives.reserve(queue, tiles * value_size_);
+            const std::uint64_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
+            // ticket | carry-in | status words | (values apart from their status) aggregates | inclusives, for
+            // tiles_held tiles
+            bool fresh = false;
+            if (tiles > scratch.tiles_held || !scratch.memory.buffer()) {
+                scratch.tiles_held = std::max<std::uint64_t>(tiles, 64);
+                scratch.memory.buffer = cl::Buffer();
+                scratch.memory.bytes = 0;
+                fresh = true;
             }
+            const std::uint64_t held = scratch.tiles_held;
+            call.status_at = call.carry_at + static_cast<cl_long>(round_up(value_size_));
+            call.aggregates_at = call.status_at + static_cast<cl_long>(round_up(held * word));
+            call.inclusives_at = call.aggregates_at + static_cast<cl_long>(packed ? 0 : round_up(held * value_size_));
+            const std::uint64_t bytes = static_cast<std::uint64_t>(call.inclusives_at) + (packed ? 0 : held * value_size_);
+            fresh = scratch.memory.reserve(queue, static_cast<std::size_t>(bytes)) || fresh;
             // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished
             if (fresh || ++scratch.epoch >= (1u << 29)) {
-                scratch.status.zero(queue);
+                scratch.memory.zero(queue);
                 scratch.epoch = 1;
             }
+            call.epoch = scratch.epoch;
+            call.tiles = static_cast<cl_uint>(tiles);
+            copy_carry();
             cl::Kernel& kernel = program.kernel(device.first_kernel);
-            detail::KernelArguments arguments(kernel, device.first, &program.memo(device.first_kernel));
-            common(arguments)
-                .set("clalgo_epoch", static_cast<cl_uint>(scratch.epoch))
-                .set("clalgo_tiles", static_cast<cl_uint>(tiles))
-                .set("clalgo_ticket", scratch.ticket.buffer)
-                .set("clalgo_status", scratch.status.buffer)
-                .set("clalgo_aggregates", packed ? scratch.status.buffer : scratch.aggregates.buffer)
-                .set("clalgo_inclusives", packed ? scratch.status.buffer : scratch.inclusives.buffer)
-                .set("clalgo_total_base", total_buffer)
-                .set("clalgo_total_offset", total_offset)
-                .user(bound, violations);
+            set(kernel, device.first_kernel);
             return detail::launch(queue, kernel, static_cast<std::size_t>(tiles) * plan.group_size, plan.group_size,
-                                  wait, what);
+                                  *kernel_waits, what);
         }
 
         // reduce then scan, by tiles (GPUs) or by serial blocks (CPUs)
@@ -317,32 +376,26 @@ private:
         const std::uint64_t groups_wanted = std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan.max_groups, units));
         const std::uint64_t units_per_group = std::max<std::uint64_t>(1, detail::divide_up(units, groups_wanted));
         const std::uint64_t groups = std::max<std::uint64_t>(1, detail::divide_up(units, units_per_group));
-        scratch.runs.reserve(queue, groups * value_size_);
-        scratch.run_flags.reserve(queue, groups * sizeof(cl_uint));
-        std::vector<cl::Event> before_scan = wait;
+        call.units_per_group = static_cast<cl_long>(units_per_group);
+        call.groups = static_cast<cl_long>(groups);
+        call.runs_at = call.carry_at + static_cast<cl_long>(round_up(value_size_));
+        call.run_flags_at = call.runs_at + static_cast<cl_long>(round_up(groups * value_size_));
+        scratch.memory.reserve(queue, static_cast<std::size_t>(call.run_flags_at + groups * sizeof(cl_uint)));
+        copy_carry();
         if (n > 0) {
             cl::Kernel& reduce = program.kernel(device.first_kernel);
-            detail::KernelArguments arguments(reduce, device.first, &program.memo(device.first_kernel));
-            common(arguments)
-                .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
-                .set("clalgo_runs", scratch.runs.buffer)
-                .set("clalgo_run_flags", scratch.run_flags.buffer)
-                .user(bound, violations);
-            before_scan = {detail::launch(queue, reduce, groups * plan.group_size, plan.group_size, wait, what)};
+            set(reduce, device.first_kernel);
+            detail::enqueue_launch(queue, reduce, groups * plan.group_size, plan.group_size, *kernel_waits, what, nullptr);
+            kernel_waits = &none;  // the queue is in order
         }
         cl::Kernel& scan = program.kernel(device.second_kernel);
-        detail::KernelArguments arguments(scan, device.second, &program.memo(device.second_kernel));
-        common(arguments)
-            .set("clalgo_units_per_group", static_cast<cl_long>(units_per_group))
-            .set("clalgo_groups", static_cast<cl_long>(groups))
-            .set("clalgo_runs", scratch.runs.buffer)
-            .set("clalgo_run_flags", scratch.run_flags.buffer)
-            .set("clalgo_total_base", total_buffer)
-            .set("clalgo_total_offset", total_offset)
-            .user(bound, violations);
-        return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, before_scan, what);
+        set(scan, device.second_kernel);
+        return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, *kernel_waits, what);
     }
 
+    detail::ScanCallLayout layout_;
+    detail::Signature signature_{};
+    std::vector<bool> in_struct_;      ///< the user's scalars that travel in clalgo_scan_call_t
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;        ///< arrays the code indexes only at [i]: checked to hold every index
     bool composed_ = false;            ///< stages of a kernel built on the scan: its outputs may have no room
@@ -360,76 +413,6 @@ private:
     mutable detail::PerQueue<detail::ScanScratch> scratch_;
 };
 
-namespace detail {
-
-/// Shared by InclusiveScanKernel and ExclusiveScanKernel: `output[i] = <item or prev_item>` over `input`.
-template <class T>
-class SimpleScan {
-public:
-    SimpleScan(const Context& context, const std::string& scan_expr, const std::string& neutral,
-               const std::string& output_value, ScanOptions options)
-        : scan_(context, "const " + type_name<T>() + " *input, " + type_name<T>() + " *output", "input[i]",
-                scan_expr, neutral, "output[i] = " + output_value, std::move(options)) {}
-
-    /// Scans `input` into `output` (which may be `input` itself); returns the event of the last launch.
-    cl::Event operator()(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
-                         const WaitFor& wait = {}) const {
-        if (output.size() < input.size())
-            throw std::invalid_argument("clalgo: scanning " + std::to_string(input.size()) +
-                                        " items into an output of " + std::to_string(output.size()));
-        return scan_(queue, input, output, wait);
-    }
-
-    /// Like operator(), and writes the total of the scan into `total` (one element) on the device.
-    cl::Event with_total(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
-                         const ArrayView<T>& total, const WaitFor& wait = {}) const {
-        if (output.size() < input.size())
-            throw std::invalid_argument("clalgo: scanning " + std::to_string(input.size()) +
-                                        " items into an output of " + std::to_string(output.size()));
-        return scan_.with_total(queue, total, input, output, wait);
-    }
-
-    const std::string& source(std::size_t device_index = 0) const { return scan_.source(device_index); }
-    /// What the compiler said building it for a device (warnings; often nothing).
-    const std::string& build_log(std::size_t device_index = 0) const { return scan_.build_log(device_index); }
-    ScanAlgorithm algorithm(std::size_t device_index = 0) const { return scan_.algorithm(device_index); }
-
-private:
-    GenericScanKernel<T> scan_;
-};
-
-}  // namespace detail
-
-/// output[i] = input[0] op input[1] op ... op input[i], for any associative `scan_expr` over a and b.
-template <class T>
-class InclusiveScanKernel : public detail::SimpleScan<T> {
-public:
-    InclusiveScanKernel(const Context& context, const std::string& scan_expr, const std::string& neutral,
-                        ScanOptions options = named("inclusive_scan"))
-        : detail::SimpleScan<T>(context, scan_expr, neutral, "item", std::move(options)) {}
-
-private:
-    static ScanOptions named(const char* name) {
-        ScanOptions options;
-        options.name = name;
-        return options;
-    }
-};
-
-/// output[i] = neutral op input[0] op ... op input[i-1]; output[0] = neutral.
-template <class T>
-class ExclusiveScanKernel : public detail::SimpleScan<T> {
-public:
-    ExclusiveScanKernel(const Context& context, const std::string& scan_expr, const std::string& neutral,
-                        ScanOptions options = named("exclusive_scan"))
-        : detail::SimpleScan<T>(context, scan_expr, neutral, "prev_item", std::move(options)) {}
-
-private:
-    static ScanOptions named(const char* name) {
-        ScanOptions options;
-        options.name = name;
-        return options;
-    }
-};
-
 }  // namespace clalgo
+
+#include <clalgo/kernels/scan_simple.hpp>

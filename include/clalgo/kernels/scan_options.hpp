@@ -1,6 +1,6 @@
 // What a GenericScanKernel may add (ScanOptions: a name, segments, input fetches, helper code, the algorithm,
-// compaction) and how those options become template text: the input fetches' holes, the stages a kernel built
-// on the scan adds (ScanStages), and the library's kernel parameters (scan_signature), set by name at launch.
+// compaction), a scan call's carry-in (CarryIn), and how the options become template text: the input fetches' holes and the stages a kernel built
+// on the scan adds (ScanStages). The kernels' parameters are in kernels/scan_call.hpp.
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
@@ -53,6 +53,31 @@ struct ScanOptions {
     bool checked = false;
 };
 
+/// A scan's carry-in: a value combined on the left of every item with scan_expr, as if it came just before the
+/// first index (prev_item there is the carry-in, and the total includes it; a segment start cuts it off like any
+/// item before). Given on the host, or as one element of a device array that the launch reads, so that a carry
+/// computed on the device needs no round trip through the host.
+///   scan.with_carry(q, 100, input, output);               // a host value
+///   scan.with_carry(q, totals.view(k, 1), input, output);  // element k of a device array
+template <class T>
+class CarryIn {
+public:
+    CarryIn(const T& value) : value_(value) {}  // NOLINT: implicit, as the value itself reads at the call
+    CarryIn(const ArrayView<T>& element) : element_(element) {
+        if (element.size() != 1)
+            throw std::invalid_argument("clalgo: a carry-in array holds one element, not " + std::to_string(element.size()));
+    }
+
+    /// The value, where it is given on the host.
+    const T* value() const noexcept { return element_ ? nullptr : &value_; }
+    /// The element, where it is on the device.
+    const ArrayView<T>* element() const noexcept { return element_ ? &*element_ : nullptr; }
+
+private:
+    T value_{};
+    std::optional<ArrayView<T>> element_;
+};
+
 namespace detail {
 
 /// What a kernel built on the scan adds to it (the library's compaction kernel, ScanCompaction): statements
@@ -64,35 +89,14 @@ struct ScanStages {
     /// at its place `long prev_item`. Set, it lets NVIDIA count kept items by ballots (compaction.cl.hpp).
     Fill kept_statement;
     bool needs_launch_at_zero = false;  ///< the total statement must run even for n = 0
+    /// The kernel built on the scan never asks for the scan's total (GenericScanKernel::with_total): its kernels
+    /// then take no parameter for it, one argument fewer per launch.
+    bool without_total = false;
     /// Set: the scan's values are of this OpenCL C type (defined in the preamble, `value_size` bytes on the
     /// device), not of the kernel's T (reduce_by_key scans (run count, value) pairs of the user's value type).
     std::string value_type;
     std::size_t value_size = 0;
 };
-
-/// The library's parameters of the scan kernels, set by name at launch.
-inline Signature scan_signature(const std::string& kernel, const std::string& status_type) {
-    std::vector<Parameter> list{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
-    if (kernel == "single_pass") {
-        for (Parameter parameter : {Parameter{"uint", "clalgo_epoch"}, Parameter{"uint", "clalgo_tiles"},
-                                    Parameter{"__global uint *", "clalgo_ticket"},
-                                    Parameter{"__global " + status_type + " *", "clalgo_status"},
-                                    Parameter{"__global clalgo_value_t *", "clalgo_aggregates"},
-                                    Parameter{"__global clalgo_value_t *", "clalgo_inclusives"}})
-            list.push_back(parameter);
-    } else {
-        list.push_back({"long", "clalgo_units_per_group"});
-        if (kernel == "scan") list.push_back({"long", "clalgo_groups"});
-        const std::string constant = kernel == "scan" ? "const " : "";
-        list.push_back({"__global " + constant + "clalgo_value_t *", "clalgo_runs"});
-        list.push_back({"__global " + constant + "uint *", "clalgo_run_flags"});
-    }
-    if (kernel != "reduce") {
-        list.push_back({"__global clalgo_value_t *", "clalgo_total_base"});
-        list.push_back({"long", "clalgo_total_offset"});
-    }
-    return Signature(std::move(list));
-}
 
 /// The holes of the scan templates that carry input fetches (InputFetch): fetches at offset 0 are read once and
 /// kept in registers for the output statement too; the others are read in clalgo_input.

@@ -72,8 +72,7 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
 /// its total, the totals are combined in order on the first device, then each device scans its share again from
 /// the combination of the shares before it (its carry-in) and runs `output_statement`. In the expressions, i is
 /// the index in the whole range; n is the count of the device's share. Segmented scans and last_item are not
-/// supported here. The carry-in is folded into the share's first item: `split_carry`, `split_carry_at` and
-/// `split_has_carry` are argument names of the scan's own.
+/// supported here. Each share starts from the scan's native carry-in (GenericScanKernel::with_carry).
 template <class T>
 class SplitScanKernel {
 public:
@@ -83,8 +82,7 @@ public:
         : devices_(devices), neutral_(neutral), scan_expr_(scan_expr), preamble_(options.preamble),
           build_options_(options.build_options),
           totals_(devices.context(), arguments, input_expr, scan_expr, neutral, "", named(options, "_totals")),
-          carried_(devices.context(), with_carry_arguments(arguments), carried_input(input_expr),
-                   scan_expr, neutral, carried_output(output_statement), with_carry_function(options, scan_expr)) {
+          carried_(devices.context(), arguments, input_expr, scan_expr, neutral, output_statement, options) {
         if (!detail::trim(options.is_segment_start_expr).empty())
             throw std::invalid_argument("clalgo::SplitScanKernel '" + options.name + "': segmented scans are not supported");
         if (detail::mentions(output_statement, "last_item"))
@@ -117,8 +115,7 @@ public:
         std::vector<cl::Event> events;
         for (std::size_t k = 0; k < used.size(); ++k) {
             const IndexRange& share = shares[used[k]];
-            events.push_back(carried_(devices_.queue(used[k]), share, arguments..., carries[k], cl_long(share.start),
-                                      cl_int(k > 0)));
+            events.push_back(scan_from(used[k], share, k > 0, carries[k], arguments...));
             devices_.queue(used[k]).flush();
         }
         detail::wait_all(events, "waiting for the shares of a multi-device scan");
@@ -139,7 +136,8 @@ public:
     template <class... Args>
     cl::Event scan_from(std::size_t device, const IndexRange& share, bool has_carry, const T& carry,
                         const Args&... arguments) const {
-        return carried_(devices_.queue(device), share, arguments..., carry, cl_long(share.start), cl_int(has_carry));
+        const Queue& queue = devices_.queue(device);
+        return has_carry ? carried_.with_carry(queue, carry, share, arguments...) : carried_(queue, share, arguments...);
     }
 
     const DeviceSet& devices() const noexcept { return devices_; }
@@ -153,31 +151,11 @@ private:
         options.name += suffix;
         return options;
     }
-    static std::string with_carry_arguments(const std::string& arguments) {
-        return (detail::trim(arguments).empty() ? "" : arguments + ", ") + type_name<T>() +
-               " split_carry, long split_carry_at, int split_has_carry";
-    }
-    static std::string carried_input(const std::string& input_expr) {
-        return "(split_has_carry && i == split_carry_at ? split_carry_in(split_carry, (" + input_expr + ")) : (" +
-               input_expr + "))";
-    }
-    static std::string carried_output(const std::string& output_statement) {
-        // prev_item at the share's first index is the carry-in, not the neutral element
-        const std::string type = type_name<T>();
-        return "{ const " + type + " split_prev = split_has_carry && i == split_carry_at ? split_carry : prev_item; { const " +
-               type + " prev_item = split_prev; " + output_statement + "; } }";
-    }
-    static ScanOptions with_carry_function(ScanOptions options, const std::string& scan_expr) {
-        const std::string type = type_name<T>();
-        options.preamble += "\ninline " + type + " split_carry_in(const " + type + " a, const " + type + " b) { return (" +
-                            scan_expr + "); }\n";
-        return options;
-    }
 
     DeviceSet devices_;
     std::string neutral_, scan_expr_, preamble_, build_options_;
     GenericScanKernel<T> totals_;   ///< the share's total only
-    GenericScanKernel<T> carried_;  ///< the user's scan, with the carry-in folded into the share's first item
+    GenericScanKernel<T> carried_;  ///< the user's scan, from each share's carry-in
 };
 
 }  // namespace clalgo
