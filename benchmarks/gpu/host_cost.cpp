@@ -1,5 +1,5 @@
-// Host cost per call of the map, the reduction (and clalgo::sum, the same launch), the scan, copy_if and the
-// compaction kernel for a small and a mid-size input: the time to enqueue a call (no wait), and per call back to
+// Host cost per call of the map, the reduction (and clalgo::sum, the same launch), the scan, copy_if, the
+// compaction kernel, reduce_by_key, segmented_reduce, histogram and sort for a small and a mid-size input: the time to enqueue a call (no wait), and per call back to
 // back with one wait at the end.
 // Where both are equal, the calls are bound by the host (the driver's launch and clalgo's own work), not by the
 // device. The scans and copy_if are timed with the device's own algorithm and with the single pass forced (the
@@ -112,6 +112,20 @@ int main() {
             compact.enqueue(q, std::nullopt, {clalgo::detail::bind(x), clalgo::detail::bind(out), clalgo::detail::bind(count),
                                               clalgo::detail::bind(static_cast<cl_long>(n))}, {}); });
         std::printf("  counts by ballots: %d\n", int(compact.counts_by_ballots()));
+        // the by-key family: float values, keys in runs of 8, segments of 256
+        std::vector<int> run_keys(n);
+        for (std::size_t i = 0; i < n; ++i) run_keys[i] = int(i / 8);
+        auto keys = clalgo::to_device(q, run_keys);
+        clalgo::Array<float> values(q, n), values_out(q, n), sums(q, n / 256);
+        values.fill(q, 1.0f);
+        std::vector<std::int64_t> host_offsets(n / 256 + 1);
+        for (std::size_t s = 0; s < host_offsets.size(); ++s) host_offsets[s] = std::int64_t(s * 256);
+        auto offsets = clalgo::to_device(q, host_offsets);
+        clalgo::Array<std::int64_t> bins(q, 256);
+        measure("reduce_by_key into", q, [&] { clalgo::reduce_by_key(q, keys, values, out, values_out, count, "a+b", "0"); });
+        measure("segmented_reduce", q, [&] { clalgo::segmented_reduce(q, values, offsets, sums, "a+b", "0"); });
+        measure("histogram", q, [&] { clalgo::histogram(q, x, bins, {0, 256}); });
+        measure("sort uint32 into", q, [&] { clalgo::sort(q, keys, out); }, cpu ? 100 : 2000);
     }
     std::printf("raw launches (one work-group of 64)\n");
     raw_launches(ctx, q);

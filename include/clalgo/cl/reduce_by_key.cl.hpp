@@ -193,7 +193,7 @@ void ${name}(
 
     clalgo_value_t tile_total;
     const clalgo_value_t thread_prefix = clalgo_pair_group_scan(mine, &tile_total, clalgo_scratch);
-    const clalgo_value_t tile_prefix = clalgo_look_back(tile, clalgo_args.epoch, tile_total, 0, clalgo_status, clalgo_aggregates,
+    const clalgo_value_t tile_prefix = clalgo_look_back(tile, clalgo_args.epoch, clalgo_neutral(), tile_total, 0, clalgo_status, clalgo_aggregates,
                                                         clalgo_inclusives, clalgo_scratch, clalgo_window_kind,
                                                         clalgo_window_flag, clalgo_shared);
     const clalgo_value_t prefix = clalgo_scan_op(tile_prefix, thread_prefix, false);
