@@ -92,7 +92,7 @@ public:
         indexed_ = detail::indexed_by_launch_index(declarations_, {generate, options_.preamble});
         std::vector<std::string> types;
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        std::string count_start, count_appends, count_end, write_start, write_appends, undefine;
+        std::string count_start, count_appends, count_end, count_total, write_start, write_appends, undefine;
         for (const auto& list : lists_) {
             if (!detail::is_identifier(list.name)) throw std::invalid_argument(where + ": '" + list.name + "' is not a list name");
             const std::string type = detail::canonical_type_name(list.type);
@@ -103,6 +103,7 @@ public:
             count_start += "long " + p + "_at = 0;\n";
             count_appends += "#define APPEND_" + list.name + "(value) do { ++" + p + "_at; } while (0)\n";
             count_end += p + "_offsets[clalgo_k] = " + p + "_at;\n";
+            count_total += p + "_offsets[n] = 0;\n";
             write_start += "long " + p + "_at = " + p + "_offsets[clalgo_k];\nconst long " + p + "_end = " + p +
                            "_offsets[clalgo_k + 1];\n";
             write_appends += "#define APPEND_" + list.name + "(value) do { if (" + p + "_at < " + p + "_end) " + p +
@@ -123,6 +124,7 @@ public:
                  {"count_start", detail::library_text(count_start)},
                  {"count_appends", detail::library_text(count_appends)},
                  {"count_end", detail::library_text(count_end)},
+                 {"count_total", detail::library_text(count_total)},
                  {"write_start", detail::library_text(write_start)},
                  {"write_appends", detail::library_text(write_appends)},
                  {"undefine_appends", detail::library_text(undefine)},
@@ -148,8 +150,10 @@ public:
             auto& stored = result.stored()[list.name];
             stored.type = detail::canonical_type_name(list.type);
             stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1, pooled);
-            const std::int64_t zero = 0;  // written, not filled: Oclgrind does not see clEnqueueFillBuffer's writes
-            stored.offsets.view(static_cast<std::size_t>(n), 1).write(queue, &zero);
+            if (n == 0) {  // no count pass to write offsets[0]; written, not filled (Oclgrind does not see fills)
+                const std::int64_t zero = 0;
+                stored.offsets.write(queue, &zero);
+            }
         }
         if (n > 0) run(queue, "_count", indices, result, bound, call.wait);
         for (const auto& list : lists_) {
