@@ -1,6 +1,6 @@
 // OpenCL C template of ListOfListsBuilder: the user's statement runs twice for every index, first counting what
-// each APPEND_<list>(value) would add (the counts go to clalgo_<list>_offsets[k], and 0 to offsets[n]), then, once the counts are
-// scanned into offsets, writing the items from clalgo_<list>_offsets[k] on.
+// each APPEND_<list>(value) would add (the counts go to clalgo_<list>_offsets[k], and 0 to offsets[n]), then, once
+// the counts are scanned into offsets, writing the items from clalgo_<list>_offsets[k] on.
 #pragma once
 
 namespace clalgo::detail::cl_source {
