@@ -1,11 +1,25 @@
-// The one-call array algorithms against their std:: counterparts: argmax of floats (std::max_element), the sum of
-// int8 values into int64 (std::accumulate) and a gather of floats by int32 indices (clalgo::take, a plain loop).
-// Bytes per run: argmax and sum read the input once (n x 4, n x 1); take reads the indices and the picked values
-// and writes the result (3 x n x 4).
+// The one-call array algorithms against their std:: counterparts, and against what they stand for on the device.
+// Host baselines: argmax of floats (std::max_element), the sum of int8 values into int64 (std::accumulate), a
+// gather of floats by int32 indices (a plain loop).
+// The GPU goals (benchmarks/gpu/array_ratios.py prints them from this program's JSON):
+//   sum, min, max, dot of floats, each beside the ReductionKernel a user would write for it (array/clalgo_<op>_float
+//   and array/reduction_kernel_<op>_float; _into: the result left on the device), within 5 % of its time;
+//   take (by int32 indices in order, and scattered), fill, astype beside a device copy of floats
+//   (array/device_copy_float: clEnqueueCopyBuffer through ArrayView::copy_to; array/elementwise_copy_float: an
+//   ElementwiseKernel out[i] = x[i]), at >= 0.9 of its bytes per second.
+// Bytes per run, reads plus writes: sum, min, max and argmax read the input once (n x 4; n for int8), dot both
+// inputs (2 x n x 4); take reads the indices and the picked values and writes the result (3 x n x 4); fill writes
+// n x 4; astype reads n x 4 and writes n x 4 (int32 -> float) or n x 8 (float -> double); a copy n x 4 each way.
 #include "bench_support.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -18,6 +32,193 @@ std::vector<std::int32_t> scattered_indices(std::size_t n) {
     std::vector<std::int32_t> indices(n);
     for (std::size_t k = 0; k < n; ++k) indices[k] = std::int32_t((k * 2654435761ull) % n);
     return indices;
+}
+
+/// n indices in order (indices[k] = k): a gather whose reads are contiguous, as a copy's are.
+std::vector<std::int32_t> ordered_indices(std::size_t n) {
+    std::vector<std::int32_t> indices(n);
+    std::iota(indices.begin(), indices.end(), 0);
+    return indices;
+}
+
+/// A float result is right where it lies within 1e-5 x sum |terms| of the sum in double (the device adds in another
+/// order).
+bool close(double device, double reference, double absolute_sum) {
+    return std::fabs(device - reference) <= 1e-5 * (absolute_sum + 1);
+}
+
+/// The reductions of the goals: clalgo's call and the ReductionKernel a user would write for it, both with the
+/// result returned to the host and left on the device (`_into`).
+struct GoalReduction {
+    const char* name;     ///< sum, min, max, dot
+    const char* neutral;  ///< of the hand-written ReductionKernel
+    const char* reduce;
+    const char* map;
+    bool two_inputs;
+};
+
+const GoalReduction goal_reductions[] = {
+    {"sum", "0", "a + b", "x[i]", false},
+    {"min", "INFINITY", "fmin(a, b)", "x[i]", false},
+    {"max", "-INFINITY", "fmax(a, b)", "x[i]", false},
+    {"dot", "0", "a + b", "x[i] * y[i]", true},
+};
+
+/// clalgo's call for a goal reduction: the result on the host, or into `result` on the device.
+float clalgo_reduction(const std::string& name, const clalgo::ArrayView<float>& x, const clalgo::ArrayView<float>& y) {
+    if (name == "sum") return clalgo::sum(queue(), x);
+    if (name == "min") return clalgo::min(queue(), x);
+    if (name == "max") return clalgo::max(queue(), x);
+    return clalgo::dot(queue(), x, y);
+}
+
+void clalgo_reduction_into(const std::string& name, const clalgo::ArrayView<float>& x, const clalgo::ArrayView<float>& y,
+                           const clalgo::ArrayView<float>& result) {
+    if (name == "sum") clalgo::sum(queue(), x, result);
+    else if (name == "min") clalgo::min(queue(), x, result);
+    else if (name == "max") clalgo::max(queue(), x, result);
+    else clalgo::dot(queue(), x, y, result);
+}
+
+/// The hand-written ReductionKernel of a goal reduction (built once; the program cache keeps it).
+const clalgo::ReductionKernel<float>& hand_written(const GoalReduction& goal) {
+    static std::map<std::string, std::unique_ptr<clalgo::ReductionKernel<float>>> kernels;
+    auto& kernel = kernels[goal.name];
+    if (!kernel)
+        kernel = std::make_unique<clalgo::ReductionKernel<float>>(
+            clalgo_bench::context(), goal.neutral, goal.reduce, goal.map,
+            goal.two_inputs ? "const float *x, const float *y" : "const float *x",
+            clalgo_bench::reduction_options(std::string("bench_") + goal.name + "_float"));
+    return *kernel;
+}
+
+/// The CPU result of a goal reduction, in double, and the sum of the magnitudes of its terms.
+std::pair<double, double> cpu_reduction(const std::string& name, const std::vector<float>& x, const std::vector<float>& y) {
+    double value = name == "min" ? INFINITY : name == "max" ? -INFINITY : 0.0, magnitude = 0;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        const double term = name == "dot" ? double(x[k]) * double(y[k]) : double(x[k]);
+        if (name == "min") value = std::min(value, term);
+        else if (name == "max") value = std::max(value, term);
+        else value += term;
+        magnitude += std::fabs(term);
+    }
+    return {value, name == "min" || name == "max" ? 0.0 : magnitude};
+}
+
+void register_goal_reductions(std::int64_t n) {
+    const std::string size = "/" + std::to_string(n);
+    for (const GoalReduction& goal : goal_reductions) {
+        const std::string name = goal.name;
+        const std::int64_t bytes = (goal.two_inputs ? 2 : 1) * n * 4;
+        for (const bool into : {false, true}) {
+            const std::string suffix = std::string("_float") + (into ? "_into" : "") + size;
+            clalgo_bench::register_device("array/clalgo_" + name + suffix, [n, name, bytes, into](benchmark::State& state) {
+                const auto& x = input<float>(n, 5);
+                const auto& y = input<float>(n, 6);
+                const auto [expected, magnitude] = cpu_reduction(name, x.host, y.host);
+                if (!check(state, close(clalgo_reduction(name, x.device, y.device), expected, magnitude),
+                           "wrong " + name))
+                    return;
+                const clalgo::Array<float> result(queue(), 1);
+                if (into) {
+                    clalgo_bench::time_device(state, [&] { clalgo_reduction_into(name, x.device, y.device, result); });
+                } else {
+                    clalgo_bench::time_device(
+                        state, [&] { benchmark::DoNotOptimize(clalgo_reduction(name, x.device, y.device)); });
+                }
+                clalgo_bench::set_processed(state, n, bytes);
+            });
+            clalgo_bench::register_device("array/reduction_kernel_" + name + suffix, [n, goal, bytes, into](benchmark::State& state) {
+                const auto& x = input<float>(n, 5);
+                const auto& y = input<float>(n, 6);
+                const auto [expected, magnitude] = cpu_reduction(goal.name, x.host, y.host);
+                const auto& kernel = hand_written(goal);
+                auto run = [&] { return goal.two_inputs ? kernel(queue(), x.device, y.device) : kernel(queue(), x.device); };
+                if (!check(state, close(run(), expected, magnitude), std::string("wrong ") + goal.name)) return;
+                const clalgo::Array<float> result(queue(), 1);
+                if (into) {
+                    clalgo_bench::time_device(state, [&] {
+                        if (goal.two_inputs) kernel.into(queue(), result, x.device, y.device);
+                        else kernel.into(queue(), result, x.device);
+                    });
+                } else {
+                    clalgo_bench::time_device(state, [&] { benchmark::DoNotOptimize(run()); });
+                }
+                clalgo_bench::set_processed(state, n, bytes);
+            });
+        }
+    }
+}
+
+/// take, fill and astype, and the device copies they are measured against.
+void register_goal_maps(std::int64_t n) {
+    const std::string size = "/" + std::to_string(n);
+
+    clalgo_bench::register_device("array/device_copy_float" + size, [n](benchmark::State& state) {
+        const auto& x = input<float>(n, 3);
+        const clalgo::Array<float> out(queue(), n);
+        x.device.copy_to(queue(), out);
+        if (!check(state, out.to_host(queue()) == x.host, "wrong copy")) return;
+        clalgo_bench::time_device(state, [&] { x.device.copy_to(queue(), out); });
+        clalgo_bench::set_processed(state, n, 2 * n * 4);
+    });
+    clalgo_bench::register_device("array/elementwise_copy_float" + size, [n](benchmark::State& state) {
+        const auto& x = input<float>(n, 3);
+        const clalgo::Array<float> out(queue(), n);
+        static const clalgo::ElementwiseKernel copy(clalgo_bench::context(), "const float *x, float *out",
+                                                    "out[i] = x[i]", clalgo_bench::elementwise_options("bench_copy_float"));
+        copy(queue(), x.device, out);
+        if (!check(state, out.to_host(queue()) == x.host, "wrong copy")) return;
+        clalgo_bench::time_device(state, [&] { copy(queue(), x.device, out); });
+        clalgo_bench::set_processed(state, n, 2 * n * 4);
+    });
+
+    clalgo_bench::register_device("array/clalgo_take_float_ordered" + size, [n](benchmark::State& state) {
+        const auto& x = input<float>(n, 3);
+        const auto& indices = clalgo_bench::cached_input<std::int32_t>(n, 7, ordered_indices);
+        const clalgo::Array<float> out(queue(), n);
+        clalgo::take(queue(), x.device, indices.device, out);
+        if (!check(state, out.to_host(queue()) == x.host, "wrong take")) return;
+        clalgo_bench::time_device(state, [&] { clalgo::take(queue(), x.device, indices.device, out); });
+        clalgo_bench::set_processed(state, n, 3 * n * 4);
+    });
+
+    clalgo_bench::register_device("array/clalgo_fill_float" + size, [n](benchmark::State& state) {
+        const clalgo::Array<float> out(queue(), n);
+        clalgo::fill(queue(), out, 2.5f);
+        const auto back = out.to_host(queue());
+        if (!check(state, std::all_of(back.begin(), back.end(), [](float v) { return v == 2.5f; }), "wrong fill")) return;
+        clalgo_bench::time_device(state, [&] { clalgo::fill(queue(), out, 2.5f); });
+        clalgo_bench::set_processed(state, n, n * 4);
+    });
+
+    clalgo_bench::register_device("array/clalgo_astype_int32_float" + size, [n](benchmark::State& state) {
+        const auto& x = input<std::int32_t>(n, 8);
+        const clalgo::Array<float> out(queue(), n);
+        clalgo::astype(queue(), x.device, out);
+        const auto back = out.to_host(queue());
+        bool ok = true;
+        for (std::size_t k = 0; k < back.size(); ++k) ok = ok && back[k] == float(x.host[k]);
+        if (!check(state, ok, "wrong astype")) return;
+        clalgo_bench::time_device(state, [&] { clalgo::astype(queue(), x.device, out); });
+        clalgo_bench::set_processed(state, n, 2 * n * 4);
+    });
+
+    clalgo_bench::register_device("array/clalgo_astype_float_double" + size, [n](benchmark::State& state) {
+        if (!queue().info().has_fp64) {
+            state.SkipWithError("no fp64");
+            return;
+        }
+        const auto& x = input<float>(n, 3);
+        const clalgo::Array<double> out(queue(), n);
+        clalgo::astype(queue(), x.device, out);
+        const auto back = out.to_host(queue());
+        bool ok = true;
+        for (std::size_t k = 0; k < back.size(); ++k) ok = ok && back[k] == double(x.host[k]);
+        if (!check(state, ok, "wrong astype")) return;
+        clalgo_bench::time_device(state, [&] { clalgo::astype(queue(), x.device, out); });
+        clalgo_bench::set_processed(state, n, n * 4 + n * 8);
+    });
 }
 
 void register_size(std::int64_t n) {
@@ -74,7 +275,11 @@ void register_size(std::int64_t n) {
 }
 
 void register_all() {
-    for (std::int64_t n : clalgo_bench::sizes()) register_size(n);
+    for (std::int64_t n : clalgo_bench::sizes()) {
+        register_size(n);
+        register_goal_reductions(n);
+        register_goal_maps(n);
+    }
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 //   segments                                  histogram, segmented_reduce (CLALGO_*_GROUP_SIZE pick the CPU or the
 //                                             GPU path)
 //   lists                                     ListOfListsBuilder
+//   by_key_tile                               reduce_by_key by its tile kernel (CLALGO_REDUCE_BY_KEY=tile), twice
 // Results are checked against the CPU: a mismatch prints MISMATCH and the exit status counts them. Oclgrind itself
 // reports races, uses of uninitialised values, out-of-bounds accesses and API misuse on stderr; the ctest tests
 // fail on those too.
@@ -331,6 +332,37 @@ void lists(const clalgo::Queue& queue) {
     }
 }
 
+// ---- reduce_by_key's tile kernel (CLALGO_REDUCE_BY_KEY=tile) ----
+
+void by_key_tile(const clalgo::Queue& queue) {
+    for (const std::int64_t n : sizes) {
+        const std::string at = "n=" + std::to_string(n) + ": ";
+        const auto values = random_ints(static_cast<std::size_t>(n), -50, 50, 11);
+        std::vector<std::int32_t> keys(values.size());
+        for (std::size_t k = 0, key = 0; k < keys.size(); ++key)
+            for (std::size_t r = 0; r < 1 + key % 9 && k < keys.size(); ++r) keys[k++] = static_cast<std::int32_t>(key);
+        std::vector<std::int32_t> expected_keys, expected_sums;
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            if (k == 0 || keys[k] != keys[k - 1]) {
+                expected_keys.push_back(keys[k]);
+                expected_sums.push_back(values[k]);
+            } else {
+                expected_sums.back() += values[k];
+            }
+        }
+        const auto device_keys = clalgo::to_device(queue, keys);
+        const auto device_values = clalgo::to_device(queue, values);
+        for (int call = 0; call < 2; ++call) {  // the second reads look-back words of the first call's epoch
+            auto result = clalgo::reduce_by_key(queue, device_keys, device_values, "a+b", "0");
+            const std::int64_t found = result.count.get(queue);
+            check(found == static_cast<std::int64_t>(expected_keys.size()) &&
+                      result.keys.view(0, found).to_host(queue) == expected_keys &&
+                      result.values.view(0, found).to_host(queue) == expected_sums,
+                  at + "reduce_by_key by the tile kernel");
+        }
+    }
+}
+
 const std::map<std::string, clalgo::ScanAlgorithm> scan_modes = {{"single_pass", clalgo::ScanAlgorithm::single_pass},
                                                                  {"reduce_then_scan", clalgo::ScanAlgorithm::reduce_then_scan},
                                                                  {"serial", clalgo::ScanAlgorithm::serial}};
@@ -340,10 +372,11 @@ const std::map<std::string, clalgo::ScanAlgorithm> scan_modes = {{"single_pass",
 int main(int argc, char** argv) {
     const std::map<std::string, std::function<void(const clalgo::Queue&)>> modes = {
         {"map", maps},         {"reduction", reductions}, {"radix", radix},
-        {"comparison", comparison}, {"segments", segments}, {"lists", lists}};
+        {"comparison", comparison}, {"segments", segments}, {"lists", lists},
+        {"by_key_tile", by_key_tile}};
     const std::string mode = argc >= 2 ? argv[1] : "";
     if (!scan_modes.count(mode) && !modes.count(mode)) {
-        std::cerr << "usage: oclgrind_check single_pass | reduce_then_scan | serial | map | reduction | radix | comparison | segments | lists"
+        std::cerr << "usage: oclgrind_check single_pass | reduce_then_scan | serial | map | reduction | radix | comparison | segments | lists | by_key_tile"
                      " [size]...\n";
         return 2;
     }

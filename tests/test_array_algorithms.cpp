@@ -1,8 +1,9 @@
-// The array-level calls of algorithm/reductions.hpp and algorithm/transforms.hpp, each checked against an
-// independent CPU computation (std::accumulate, std::min_element, std::count_if, plain loops) on random data:
-// every integer width, float and double (where the device has fp64), at 0, 1, around one work-group (255, 256,
+// The array-level calls of algorithm/reductions.hpp, subset_reductions.hpp and transforms.hpp, each checked
+// against an independent CPU computation (std::accumulate, std::min_element, std::count_if, plain loops) on random
+// data: every integer width, float and double (where the device has fp64), at 0, 1, around one work-group (255, 256,
 // 257), 4097 and, for a few types, (1 << 20) + 3 elements; over views at an offset; with the result left on the
-// device; NaNs; take, scatter and reverse of a registered struct; the kernels kept per context (a second call
+// device; NaNs; the subset reductions over int32 and int64 indices, an index outside x clamped (or reported in
+// checked mode); take, scatter and reverse of a registered struct; the kernels kept per context (a second call
 // builds nothing); and the errors a wrong size raises.
 #include "support.hpp"
 
@@ -519,6 +520,156 @@ TEST(ArrayTransforms, TakeScatterAndReverseMoveRegisteredStructs) {
         EXPECT_EQ(scattered_back[indices[k]].y, host[k].y) << k;
         EXPECT_EQ(reversed[k].id, host[n - 1 - k].id) << k;
     }
+}
+
+// ---- subset_sum, subset_min, subset_max, subset_dot (algorithm/subset_reductions.hpp) ----
+
+template <class T>
+class SubsetReductions : public ::testing::Test {};
+TYPED_TEST_SUITE(SubsetReductions, clalgo_test::ScalarTypes);
+
+/// `count` random indices into an array of `size` elements (repeats among them).
+template <class Index>
+std::vector<Index> random_indices(std::size_t count, std::size_t size, std::uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    std::uniform_int_distribution<std::size_t> at(0, size == 0 ? 0 : size - 1);
+    std::vector<Index> indices(count);
+    for (auto& index : indices) index = static_cast<Index>(at(engine));
+    return indices;
+}
+
+/// The four subset reductions of x and y over `count` random indices, each against a loop over x[indices[k]].
+template <class T, class Index>
+void check_subsets(std::size_t count) {
+    using Sum = std::conditional_t<std::is_floating_point_v<T>, double, clalgo::sum_type_t<T>>;
+    const std::size_t size = count == 0 ? 0 : count / 2 + 7;  // fewer elements than indices: repeats
+    const auto hx = clalgo_test::random_values<T>(size, count + 1), hy = clalgo_test::random_values<T>(size, count + 2);
+    const auto hm = with_extremes<T>(size, count + 4);  // for min and max
+    const auto hidx = random_indices<Index>(count, size, count + 3);
+    std::vector<T> picked;
+    Sum sum = 0, dot = 0;
+    double sum_size = 0, dot_size = 0;
+    for (Index k : hidx) {
+        picked.push_back(hm[std::size_t(k)]);
+        sum += Sum(hx[std::size_t(k)]);
+        dot += Sum(hx[std::size_t(k)]) * Sum(hy[std::size_t(k)]);
+        sum_size += std::fabs(double(hx[std::size_t(k)]));
+        dot_size += std::fabs(double(hx[std::size_t(k)]) * double(hy[std::size_t(k)]));
+    }
+    const auto x = clalgo::to_device(queue(), hx), y = clalgo::to_device(queue(), hy), m = clalgo::to_device(queue(), hm);
+    const auto idx = clalgo::to_device(queue(), hidx);
+    const std::string where = "n=" + std::to_string(count) + " index " + clalgo::type_name<Index>();
+    if constexpr (std::is_floating_point_v<T>) {
+        EXPECT_TRUE(close_sum(clalgo::subset_sum(queue(), x, idx), sum, sum_size)) << where;
+        EXPECT_TRUE(close_sum(clalgo::subset_dot(queue(), x, y, idx), dot, dot_size)) << where;
+    } else {
+        EXPECT_EQ(clalgo::subset_sum(queue(), x, idx), sum) << where;
+        EXPECT_EQ(clalgo::subset_dot(queue(), x, y, idx), dot) << where;
+    }
+    EXPECT_EQ(clalgo::subset_min(queue(), m, idx),
+              picked.empty() ? highest<T>() : *std::min_element(picked.begin(), picked.end())) << where;
+    EXPECT_EQ(clalgo::subset_max(queue(), m, idx),
+              picked.empty() ? lowest<T>() : *std::max_element(picked.begin(), picked.end())) << where;
+}
+
+TYPED_TEST(SubsetReductions, SumMinMaxAndDotMatchALoopOverThePickedElementsForBothIndexTypes) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    for (std::size_t count : {0, 1, 255, 256, 257, 4097}) {
+        check_subsets<T, std::int32_t>(count);
+        check_subsets<T, std::int64_t>(count);
+    }
+    if (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint16_t> || std::is_same_v<T, float>) {
+        check_subsets<T, std::int64_t>(big);
+        check_subsets<T, std::int32_t>(big);
+    }
+}
+
+TYPED_TEST(SubsetReductions, ResultsLeftOnTheDeviceEqualTheBlockingOnes) {
+    using T = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(T);
+    using Sum = clalgo::sum_type_t<T>;
+    const auto x = clalgo::to_device(queue(), clalgo_test::random_values<T>(1000, 7));
+    const auto y = clalgo::to_device(queue(), clalgo_test::random_values<T>(1000, 8));
+    const auto idx = clalgo::to_device(queue(), random_indices<std::int64_t>(4097, 1000, 9));
+    // results at offsets inside larger arrays: the offset must be honoured
+    clalgo::Array<Sum> sums(queue(), 3);
+    clalgo::Array<T> extremes(queue(), 3);
+    clalgo::subset_sum(queue(), x, idx, sums.view(1, 1));
+    clalgo::subset_dot(queue(), x, y, idx, sums.view(2, 1));
+    clalgo::subset_min(queue(), x, idx, extremes.view(1, 1));
+    clalgo::subset_max(queue(), x, idx, extremes.view(2, 1)).wait();
+    const auto sums_back = sums.to_host(queue());
+    const auto extremes_back = extremes.to_host(queue());
+    EXPECT_EQ(sums_back[1], clalgo::subset_sum(queue(), x, idx));
+    EXPECT_EQ(sums_back[2], clalgo::subset_dot(queue(), x, y, idx));
+    EXPECT_EQ(extremes_back[1], clalgo::subset_min(queue(), x, idx));
+    EXPECT_EQ(extremes_back[2], clalgo::subset_max(queue(), x, idx));
+}
+
+TEST(SubsetReductions, IndicesOutsideXAreClampedAsTakeClampsThem) {
+    const auto hx = clalgo_test::random_values<std::int32_t>(100, 4);
+    const std::vector<std::int64_t> hidx{-1, 5, 100, -1000000000000, 99, 1000000000000, 0};
+    std::int64_t sum = 0;
+    for (std::int64_t k : hidx) sum += hx[std::size_t(std::clamp<std::int64_t>(k, 0, 99))];
+    const auto x = clalgo::to_device(queue(), hx);
+    const auto idx = clalgo::to_device(queue(), hidx);
+    EXPECT_EQ(clalgo::subset_sum(queue(), x, idx), sum);
+    EXPECT_EQ(clalgo::subset_sum(queue(), x, idx), clalgo::sum(queue(), clalgo::take(queue(), x, idx)));
+    EXPECT_EQ(clalgo::subset_max(queue(), x, idx), clalgo::max(queue(), clalgo::take(queue(), x, idx)));
+}
+
+TEST(SubsetReductions, CheckedModeReportsAnIndexOutsideXNamingTheKernelXTheIndexAndTheSize) {
+    clalgo_test::ScopedVariable on("CLALGO_CHECKED", "1");
+    const auto x = clalgo::to_device(queue(), clalgo_test::random_values<float>(100, 4));
+    const auto idx = clalgo::to_device(queue(), std::vector<std::int32_t>{3, 100, 7});
+    const std::string message = message_of<clalgo::OutOfBoundsError>([&] { clalgo::subset_sum(queue(), x, idx); });
+    for (const char* part : {"kernel 'clalgo_subset_sum'", "'x'", "index 100 is out of bounds", "the array has 100 elements"})
+        EXPECT_TRUE(contains(message, part)) << message;
+    // in bounds, checked mode gives the same sum
+    const auto good = clalgo::to_device(queue(), std::vector<std::int32_t>{3, 99, 7});
+    const auto hx = x.to_host(queue());
+    EXPECT_EQ(clalgo::subset_max(queue(), x, good), std::max({hx[3], hx[99], hx[7]}));
+}
+
+TEST(SubsetReductions, ANaNAmongThePickedElementsIsTheMinAndMax) {
+    auto hx = clalgo_test::random_values<double>(50, 3);
+    if (!clalgo_test::has_fp64()) GTEST_SKIP() << "no fp64";
+    hx[10] = std::numeric_limits<double>::quiet_NaN();
+    const auto x = clalgo::to_device(queue(), hx);
+    const auto with_nan = clalgo::to_device(queue(), std::vector<std::int32_t>{1, 10, 2});
+    const auto without = clalgo::to_device(queue(), std::vector<std::int32_t>{1, 11, 2});
+    EXPECT_TRUE(std::isnan(clalgo::subset_min(queue(), x, with_nan)));
+    EXPECT_TRUE(std::isnan(clalgo::subset_max(queue(), x, with_nan)));
+    EXPECT_EQ(clalgo::subset_min(queue(), x, without), std::min({hx[1], hx[11], hx[2]}));
+}
+
+TEST(SubsetReductions, WrongSizesAndIndicesIntoAnEmptyArrayThrowInvalidArgumentNamingTheCall) {
+    const auto x = clalgo::to_device(queue(), std::vector<std::int32_t>(6, 1));
+    const auto y = clalgo::to_device(queue(), std::vector<std::int32_t>(5, 1));
+    const auto idx = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 1});
+    clalgo::Array<std::int64_t> two(queue(), 2);
+    clalgo::Array<std::int32_t> empty(queue(), 0);
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::subset_dot(queue(), x, y, idx); }),
+                         "clalgo: subset_dot: y has 5 elements but x has 6"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::subset_sum(queue(), x, idx, two); }),
+                         "clalgo: subset_sum: result has 2 elements"));
+    EXPECT_TRUE(contains(message_of<std::invalid_argument>([&] { clalgo::subset_min(queue(), empty, idx); }),
+                         "clalgo: subset_min: x is empty but indices has 2 elements"));
+}
+
+TEST(ArrayAlgorithmsDocs, SubsetReductions) {
+    clalgo::Queue& q = queue();
+    auto x = clalgo::arange<float>(q, 0.0f, 10.0f);  // 0, 1, ..., 9
+    auto indices = clalgo::to_device(q, std::vector<std::int32_t>{2, 7, 7, 4});
+    float picked = clalgo::subset_sum(q, x, indices);      // x[2] + x[7] + x[7] + x[4] = 20
+    float smallest = clalgo::subset_min(q, x, indices);    // 2
+    clalgo::Array<float> on_device(q, 1);
+    clalgo::subset_dot(q, x, x, indices, on_device).wait();  // 4 + 49 + 49 + 16 = 118
+    const std::vector<float> hx = x.to_host(q);
+    EXPECT_EQ(picked, hx[2] + hx[7] + hx[7] + hx[4]);
+    EXPECT_EQ(smallest, std::min({hx[2], hx[7], hx[4]}));
+    EXPECT_EQ(on_device.read_at(q, 0), hx[2] * hx[2] + 2 * hx[7] * hx[7] + hx[4] * hx[4]);
 }
 
 TEST(ArrayAlgorithmsDocs, OneCallEach) {

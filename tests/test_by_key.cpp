@@ -220,6 +220,53 @@ TEST(ReduceByKey, SinglePassWithTheStatusAndEightByteValueInOneWideWordOrApart) 
     }
 }
 
+TEST(ReduceByKey, TileKernelOnEveryTypeSizeAndItemCount) {
+    // the tile kernel (GPUs' default) forced onto this device, at its tile edges (256 work-items times the items)
+    clalgo_test::ScopedVariable tile("CLALGO_REDUCE_BY_KEY", "tile");
+    for (const char* items : {"", "1", "3", "32"}) {
+        clalgo_test::ScopedVariable forced_items("CLALGO_REDUCE_BY_KEY_ITEMS", items);
+        const std::size_t per_tile = 256 * (items[0] ? std::strtoul(items, nullptr, 10) : 16);
+        std::vector<std::size_t> edges{0, 1, 2, 255, 257, per_tile - 1, per_tile, per_tile + 1, 3 * per_tile + 5};
+        if (items[0] == 0) edges.push_back((std::size_t(1) << 20) + 3);
+        for (std::size_t n : edges) {
+            SCOPED_TRACE(std::string("items '") + items + "', n = " + std::to_string(n));
+            for (int max_run : {64, 0, 1}) {
+                std::vector<float> values;
+                for (std::int32_t v : clalgo_test::random_values<std::int32_t>(n, n)) values.push_back(float(v % 9));
+                check_by_key(run_keys<std::int32_t>(n, max_run, n + max_run), values, "a+b", "0",
+                             [](float a, float b) { return a + b; }, equal);
+            }
+            check_by_key(run_keys<std::int8_t>(n, 5, n), clalgo_test::random_values<std::int64_t>(n, n), "a+b", "0",
+                         [](std::int64_t a, std::int64_t b) { return a + b; }, equal);
+            if (clalgo_test::has_fp64())
+                check_by_key(run_keys<std::int16_t>(n, 300, n), clalgo_test::random_values<double>(n, n), "max(a, b)",
+                             "-INFINITY", [](double a, double b) { return std::max(a, b); }, equal);
+            register_affine();
+            std::mt19937_64 engine(n);
+            std::vector<Affine> affines(n);
+            for (auto& v : affines) v = {engine() % 7 + 1, engine() % 1000};
+            check_by_key(run_keys<std::int64_t>(n, 64, n), affines, affine_then, "(affine){1, 0}", then,
+                         [](Affine a, Affine b) { return a.mul == b.mul && a.add == b.add; });
+        }
+    }
+    // vector keys, 32- and 64-bit run counts, with the look-back's pairs in one 16-byte word and apart
+    for (const char* wide : {"1", "0"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SCAN_WIDE_STATUS", wide);
+        check_by_key_kernel<cl_uint>(clalgo::ScanAlgorithm::automatic);
+        check_by_key_kernel<cl_ulong>(clalgo::ScanAlgorithm::automatic);
+        clalgo::detail::ByKeySpec spec;
+        spec.name = std::string("reduce_by_key_tile_") + wide;
+        spec.key_type = "int";
+        spec.value_type = "float";
+        spec.reduce_expr = "a+b";
+        spec.neutral = "0";
+        const clalgo::detail::ByKeyKernel<cl_uint, float> kernel(context(), spec);
+        EXPECT_TRUE(kernel.tile_at(0));
+        EXPECT_NE(kernel.source().find("clalgo_by_key_args_t"), std::string::npos);
+        EXPECT_EQ(kernel.source().find("#define CLALGO_PACKED 2") != std::string::npos, wide[0] == '1');
+    }
+}
+
 TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {
     const auto keys = run_keys<std::int32_t>(1000, 1, 3);  // 1000 runs
     auto d_keys = clalgo::to_device(queue(), keys);

@@ -1,6 +1,6 @@
 // std::complex<float> and <double> as float2 and double2 (core/types.hpp), the complex functions of every
-// generated program (codegen/complex.hpp), and sum, dot and vdot of complex arrays (algorithm/reductions.hpp),
-// each against std::complex on the CPU.
+// generated program (codegen/complex.hpp), sum, dot and vdot of complex arrays (algorithm/reductions.hpp) and
+// their subset_sum and subset_dot (algorithm/subset_reductions.hpp), each against std::complex on the CPU.
 #include "support.hpp"
 
 #include <cmath>
@@ -114,6 +114,34 @@ TYPED_TEST(Complex, SumDotAndVdotMatchStdComplex) {
     // vdot of real arrays is dot
     const auto reals = clalgo::to_device(queue(), std::vector<F>{1, 2, 3});
     EXPECT_EQ(clalgo::vdot(queue(), reals.view(), reals.view()), F(14));
+}
+
+TYPED_TEST(Complex, SubsetSumAndSubsetDotMatchStdComplexOverThePickedElements) {
+    using F = TypeParam;
+    using C = std::complex<F>;
+    CLALGO_SKIP_WITHOUT_FP64(F);
+    for (std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(100003)}) {
+        const std::size_t size = count / 3 + 5;
+        const auto hx = random_complex<F>(size, count + 1), hy = random_complex<F>(size, count + 2);
+        std::mt19937_64 engine(count + 3);
+        std::uniform_int_distribution<std::int64_t> at(0, static_cast<std::int64_t>(size) - 1);
+        std::vector<std::int64_t> hidx(count);
+        for (auto& index : hidx) index = at(engine);
+        std::complex<double> sum = 0, dot = 0;
+        for (std::int64_t k : hidx) {
+            sum += std::complex<double>(hx[std::size_t(k)]);
+            dot += std::complex<double>(hx[std::size_t(k)]) * std::complex<double>(hy[std::size_t(k)]);
+        }
+        const auto x = clalgo::to_device(queue(), hx), y = clalgo::to_device(queue(), hy);
+        const auto idx = clalgo::to_device(queue(), hidx);
+        const auto idx32 = clalgo::to_device(queue(), std::vector<std::int32_t>(hidx.begin(), hidx.end()));
+        const double scale = static_cast<double>(count) / 8;
+        EXPECT_TRUE(near(clalgo::subset_sum(queue(), x.view(), idx.view()), C(sum), scale)) << "n=" << count;
+        EXPECT_TRUE(near(clalgo::subset_dot(queue(), x.view(), y.view(), idx32.view()), C(dot), scale)) << "n=" << count;
+        clalgo::Array<C> on_device(queue(), 1);
+        clalgo::subset_dot(queue(), x.view(), y.view(), idx.view(), on_device.view()).wait();
+        EXPECT_TRUE(near(on_device.read_at(queue(), 0), C(dot), scale)) << "n=" << count;
+    }
 }
 
 TYPED_TEST(Complex, AReductionKernelMultipliesAndAScanAddsComplexNumbersInOrder) {

@@ -167,8 +167,9 @@ TEST(Sort, AMillionKeysAndPairsWithBothAlgorithms) {
 }
 
 TEST(Sort, OnesweepMovesValuesBothWaysThroughLocalMemoryOrByGathering) {
-    // CLALGO_SORT_VALUES: values exchanged through the tile's local memory (the default) or gathered by item
-    for (const char* way : {"exchange", "gather"}) {
+    // CLALGO_SORT_VALUES: values exchanged through the tile's local memory (the default: loaded while the keys
+    // are written out; late: loaded after), or gathered by item
+    for (const char* way : {"exchange", "late", "gather"}) {
         clalgo_test::ScopedVariable values("CLALGO_SORT_VALUES", way);
         clalgo::RadixSortKernel<std::uint32_t, std::int64_t> wide(context(), SortAlgorithm::onesweep);
         clalgo::RadixSortKernel<std::uint64_t, std::uint8_t> narrow(context(), SortAlgorithm::onesweep);

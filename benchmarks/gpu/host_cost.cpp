@@ -1,5 +1,6 @@
-// Host cost per call of the map, the reduction, the scan, copy_if and the compaction kernel for a small and a
-// mid-size input: the time to enqueue a call (no wait), and per call back to back with one wait at the end.
+// Host cost per call of the map, the reduction (and clalgo::sum, the same launch), the scan, copy_if and the
+// compaction kernel for a small and a mid-size input: the time to enqueue a call (no wait), and per call back to
+// back with one wait at the end.
 // Where both are equal, the calls are bound by the host (the driver's launch and clalgo's own work), not by the
 // device. Build target host_cost; docs/performance.md quotes its output.
 #include <clalgo/clalgo.hpp>
@@ -35,6 +36,7 @@ int main() {
         clalgo::detail::CompactionKernel<cl_uint> compact(ctx, spec);
         measure("elementwise copy", q, [&] { copy(q, x, out); });
         measure("reduce into", q, [&] { sum.into(q, one, x); });
+        measure("clalgo::sum into", q, [&] { clalgo::sum(q, x, count); });  // the same launch, found by type
         measure("inclusive scan", q, [&] { scan(q, x, out); });
         measure("copy_if into", q, [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0"); });
         measure("compaction kernel direct", q, [&] {

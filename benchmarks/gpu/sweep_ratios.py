@@ -18,6 +18,7 @@ PAIRS = [
     ("copy_if/clalgo_even_int32_into", "cub_select_even_random"),
     ("copy_if/clalgo_even_int32_into_alternating", "cub_select_even_alternating"),
     ("copy_if/clalgo_even_int32", "cub_select_even_random"),
+    ("elementwise/clalgo_saxpy", "thrust_saxpy_float"),
     ("sort/clalgo_uint32_keys", "cub_radix_sort_keys_uint32"),
     ("sort/clalgo_uint32_pairs", "cub_radix_sort_pairs_uint32"),
     ("sort/clalgo_uint64_keys", "cub_radix_sort_keys_uint64"),

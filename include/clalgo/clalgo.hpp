@@ -30,6 +30,7 @@
 #include <clalgo/algorithm/remove_if.hpp>
 #include <clalgo/algorithm/segmented_reduce.hpp>
 #include <clalgo/algorithm/sort.hpp>
+#include <clalgo/algorithm/subset_reductions.hpp>
 #include <clalgo/algorithm/transforms.hpp>
 #include <clalgo/algorithm/unique.hpp>
 #include <clalgo/algorithm/list_builder.hpp>

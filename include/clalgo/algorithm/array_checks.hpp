@@ -1,11 +1,13 @@
-// The argument checks shared by the one-call array algorithms (reductions.hpp, transforms.hpp): sizes that must
-// agree, and one-element results, each refused with std::invalid_argument naming the call and the argument.
+// The argument checks shared by the one-call array algorithms (reductions.hpp, subset_reductions.hpp,
+// transforms.hpp): sizes that must agree, and one-element results, each refused with std::invalid_argument naming
+// the call and the argument; index arrays of 32- or 64-bit integers, at compile time.
 //   detail::require_same_size("dot", "y", y.size(), "x", x.size());  // "clalgo: dot: y has 5 elements but x has 6"
 #pragma once
 
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace clalgo::detail {
 
@@ -20,6 +22,12 @@ inline void require_one_element(const char* call, std::size_t size) {
     if (size != 1)
         throw std::invalid_argument(std::string("clalgo: ") + call + ": result has " + std::to_string(size) +
                                     " elements but must have exactly one");
+}
+
+template <class Index>
+constexpr void require_index() {
+    static_assert(std::is_integral_v<Index> && !std::is_same_v<Index, bool> && sizeof(Index) >= 4,
+                  "clalgo: indices are 32- or 64-bit integers");
 }
 
 }  // namespace clalgo::detail

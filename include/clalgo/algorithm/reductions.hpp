@@ -69,38 +69,59 @@ std::string cl_highest() {
     else return std::is_signed_v<T> ? "LONG_MAX" : "ULONG_MAX";
 }
 
-/// The reduction kernel of these expressions, built once per context.
+/// What an array reduction's kernel is made of, and the key it is kept under in the context (made once: the calls
+/// whose text depends only on the types keep theirs in a static, so that finding the kernel costs one lookup).
+struct ReductionText {
+    std::string name, arguments, neutral, reduce_expr, map_expr, preamble;
+    std::string key;
+};
+
 template <class Result>
-const ReductionKernel<Result>& cached_reduction(const Context& context, const std::string& name,
-                                                const std::string& arguments, const std::string& neutral,
-                                                const std::string& reduce_expr, const std::string& map_expr,
-                                                const std::string& preamble = "") {
-    const std::string key = "array reduction " + name + '\0' + type_name<Result>() + '\0' + arguments + '\0' +
-                            neutral + '\0' + reduce_expr + '\0' + map_expr + '\0' + preamble;
-    return cached_kernel<ReductionKernel<Result>>(context, key, [&] {
+ReductionText reduction_text(std::string name, std::string arguments, std::string neutral, std::string reduce_expr,
+                             std::string map_expr, std::string preamble = "") {
+    std::string key = "array reduction " + name + '\0' + type_name<Result>() + '\0' + arguments + '\0' + neutral +
+                      '\0' + reduce_expr + '\0' + map_expr + '\0' + preamble;
+    return ReductionText{std::move(name),     std::move(arguments), std::move(neutral), std::move(reduce_expr),
+                         std::move(map_expr), std::move(preamble),  std::move(key)};
+}
+
+/// The reduction kernel of this text, built once per context.
+template <class Result>
+const ReductionKernel<Result>& cached_reduction(const Context& context, const ReductionText& text) {
+    return cached_kernel<ReductionKernel<Result>>(context, text.key, [&] {
         ReductionOptions options;
-        options.name = name;
-        options.preamble = preamble;
-        return std::make_shared<ReductionKernel<Result>>(context, neutral, reduce_expr, map_expr, arguments, options);
+        options.name = text.name;
+        options.preamble = text.preamble;
+        return std::make_shared<ReductionKernel<Result>>(context, text.neutral, text.reduce_expr, text.map_expr,
+                                                         text.arguments, options);
     });
 }
 
 template <class T>
 const ReductionKernel<sum_type_t<T>>& sum_kernel(const Context& context) {
     require_summable<T>();
-    return cached_reduction<sum_type_t<T>>(context, "clalgo_sum", "const " + type_name<T>() + " *x", "0", "a + b",
-                                           "x[i]");
+    static const ReductionText text =
+        reduction_text<sum_type_t<T>>("clalgo_sum", "const " + type_name<T>() + " *x", "0", "a + b", "x[i]");
+    return cached_reduction<sum_type_t<T>>(context, text);
 }
 
-/// min (`largest` false) or max: NaN wins, as in numpy, so a NaN anywhere gives NaN.
+/// The reduce_expr of min (`largest` false) or max: NaN wins, as in numpy, so a NaN anywhere gives NaN.
+template <class T>
+std::string extremum_reduce(bool largest) {
+    const char* compare = largest ? ">" : "<";
+    return std::is_floating_point_v<T> ? std::string("(a ") + compare + " b || isnan(a)) ? a : b"
+                                       : std::string(largest ? "max(a, b)" : "min(a, b)");
+}
+
 template <class T>
 const ReductionKernel<T>& extremum_kernel(const Context& context, bool largest) {
     require_number<T>();
-    const char* compare = largest ? ">" : "<";
-    const std::string reduce = std::is_floating_point_v<T> ? std::string("(a ") + compare + " b || isnan(a)) ? a : b"
-                                                           : std::string(largest ? "max(a, b)" : "min(a, b)");
-    return cached_reduction<T>(context, largest ? "clalgo_max" : "clalgo_min", "const " + type_name<T>() + " *x",
-                               largest ? cl_lowest<T>() : cl_highest<T>(), reduce, "x[i]");
+    auto text = [](bool max) {
+        return reduction_text<T>(max ? "clalgo_max" : "clalgo_min", "const " + type_name<T>() + " *x",
+                                 max ? cl_lowest<T>() : cl_highest<T>(), extremum_reduce<T>(max), "x[i]");
+    };
+    static const ReductionText min_text = text(false), max_text = text(true);
+    return cached_reduction<T>(context, largest ? max_text : min_text);
 }
 
 /// dot (`conjugate` false: the sum of x[i] * y[i]) or vdot (the sum of conj(x[i]) * y[i]; the same as dot for
@@ -108,11 +129,16 @@ const ReductionKernel<T>& extremum_kernel(const Context& context, bool largest) 
 template <class T>
 const ReductionKernel<sum_type_t<T>>& dot_kernel(const Context& context, bool conjugate = false) {
     require_summable<T>();
-    const std::string value = type_name<T>(), sum = type_name<sum_type_t<T>>();
-    std::string map = "(" + sum + ")x[i] * (" + sum + ")y[i]";
-    if constexpr (IsStdComplex<T>::value) map = conjugate ? "clalgo_cmul(clalgo_conj(x[i]), y[i])" : "clalgo_cmul(x[i], y[i])";
-    return cached_reduction<sum_type_t<T>>(context, conjugate && IsStdComplex<T>::value ? "clalgo_vdot" : "clalgo_dot",
-                                           "const " + value + " *x, const " + value + " *y", "0", "a + b", map);
+    auto text = [](bool conj) {
+        const std::string value = type_name<T>(), sum = type_name<sum_type_t<T>>();
+        std::string map = "(" + sum + ")x[i] * (" + sum + ")y[i]";
+        if constexpr (IsStdComplex<T>::value)
+            map = conj ? "clalgo_cmul(clalgo_conj(x[i]), y[i])" : "clalgo_cmul(x[i], y[i])";
+        return reduction_text<sum_type_t<T>>(conj && IsStdComplex<T>::value ? "clalgo_vdot" : "clalgo_dot",
+                                             "const " + value + " *x, const " + value + " *y", "0", "a + b", map);
+    };
+    static const ReductionText dot_text = text(false), vdot_text = text(true);
+    return cached_reduction<sum_type_t<T>>(context, conjugate ? vdot_text : dot_text);
 }
 
 /// count_if, any_of and all_of: the predicate mapped to 1 or 0, then summed, or-ed or and-ed.
@@ -120,8 +146,8 @@ template <class Result, class T>
 const ReductionKernel<Result>& predicate_kernel(const Context& context, const char* name, const char* neutral,
                                                 const char* reduce, const std::string& predicate) {
     require_number<T>();
-    return cached_reduction<Result>(context, name, "const " + type_name<T>() + " *x", neutral, reduce,
-                                    "(" + predicate + ") ? 1 : 0");
+    return cached_reduction<Result>(context, reduction_text<Result>(name, "const " + type_name<T>() + " *x", neutral,
+                                                                    reduce, "(" + predicate + ") ? 1 : 0"));
 }
 
 /// argmin and argmax reduce (value, index) pairs held in a long2: the value's bits in .x, its index in .y. The
@@ -148,10 +174,15 @@ std::string arg_preamble(bool largest) {
 template <class T>
 const ReductionKernel<cl_long2>& arg_kernel(const Context& context, bool largest) {
     require_number<T>();
-    const std::string neutral = "(long2)(clalgo_arg_encode(" + (largest ? cl_lowest<T>() : cl_highest<T>()) + "), LONG_MAX)";
-    return cached_reduction<cl_long2>(context, largest ? "clalgo_argmax" : "clalgo_argmin",
-                                      "const " + type_name<T>() + " *x", neutral, "clalgo_arg_pick(a, b)",
-                                      "(long2)(clalgo_arg_encode(x[i]), i)", arg_preamble<T>(largest));
+    auto text = [](bool max) {
+        const std::string highest_first = max ? cl_lowest<T>() : cl_highest<T>();  // every element beats it
+        const std::string neutral = "(long2)(clalgo_arg_encode(" + highest_first + "), LONG_MAX)";
+        return reduction_text<cl_long2>(max ? "clalgo_argmax" : "clalgo_argmin", "const " + type_name<T>() + " *x",
+                                        neutral, "clalgo_arg_pick(a, b)", "(long2)(clalgo_arg_encode(x[i]), i)",
+                                        arg_preamble<T>(max));
+    };
+    static const ReductionText min_text = text(false), max_text = text(true);
+    return cached_reduction<cl_long2>(context, largest ? max_text : min_text);
 }
 
 /// Copies the index of an argmin/argmax pair into a one-element int64 array (-1 for the neutral pair).

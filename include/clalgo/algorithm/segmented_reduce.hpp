@@ -43,6 +43,12 @@ std::string type_for(const std::string& algorithm, const std::string& what) {
     }
 }
 
+/// A segmented_reduce launch's scalars, laid out as the template's clalgo_segmented_args_t (one argument: each
+/// argument adds to a launch's cost on the host).
+struct SegmentedArgs {
+    cl_long team_size, segment_count, value_count, offsets_offset, values_offset, out_offset;
+};
+
 /// Everything that shapes a segmented kernel's source.
 struct SegmentedShape {
     std::string value_type;
@@ -93,14 +99,20 @@ public:
         auto& on = program_.on(queue);
         const auto policy = policies_.at(on.info);
         const std::size_t lanes = policy.team_size(average_length);
+        SegmentedArgs args{};
+        args.team_size = static_cast<cl_long>(lanes);
+        args.segment_count = segments;
+        args.value_count = value_count;
+        args.offsets_offset = static_cast<cl_long>(offsets.offset());
+        args.values_offset = static_cast<cl_long>(values_offset);
+        args.out_offset = static_cast<cl_long>(out_offset);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(shape_.name);
         KernelArguments(kernel, signature_, &on.memo(shape_.name))
-            .set("clalgo_team_size", cl_long(lanes)).set("clalgo_segment_count", cl_long(segments))
-            .set("clalgo_value_count", cl_long(value_count))
-            .set("clalgo_offsets", offsets.buffer()).set("clalgo_offsets_offset", cl_long(offsets.offset()))
-            .set("clalgo_values", values).set("clalgo_values_offset", cl_long(values_offset))
-            .set("clalgo_out", out).set("clalgo_out_offset", cl_long(out_offset))
+            .set("clalgo_args", args)
+            .set("clalgo_offsets", offsets.buffer())
+            .set("clalgo_values", values)
+            .set("clalgo_out", out)
             .done();
         const std::int64_t teams = static_cast<std::int64_t>(policy.group_size / lanes);
         const std::size_t groups = static_cast<std::size_t>(std::max<std::int64_t>(
@@ -109,15 +121,10 @@ public:
     }
 
 private:
-    Signature signature_{{"long", "clalgo_team_size"},
-                         {"long", "clalgo_segment_count"},
-                         {"long", "clalgo_value_count"},
+    Signature signature_{{"const clalgo_segmented_args_t", "clalgo_args"},
                          {"__global const long *", "clalgo_offsets"},
-                         {"long", "clalgo_offsets_offset"},
                          {"__global const clalgo_value_t *", "clalgo_values"},
-                         {"long", "clalgo_values_offset"},
-                         {"__global clalgo_value_t *", "clalgo_out"},
-                         {"long", "clalgo_out_offset"}};
+                         {"__global clalgo_value_t *", "clalgo_out"}};
     SegmentedShape shape_;
     std::map<const DeviceInfo*, SegmentedReducePolicy> policies_;
     friend struct ContextCache;

@@ -47,12 +47,6 @@ inline const ElementwiseKernel& cached_map(const Context& context, const std::st
 
 inline IndexRange all_indices(std::size_t count) { return IndexRange{0, static_cast<std::int64_t>(count), 1}; }
 
-template <class Index>
-constexpr void require_index() {
-    static_assert(std::is_integral_v<Index> && !std::is_same_v<Index, bool> && sizeof(Index) >= 4,
-                  "clalgo: indices are 32- or 64-bit integers");
-}
-
 /// OpenCL C that sets out[i] to the larger (`larger` true) or smaller of x[i] and y[i]; NaN wins, as in numpy.
 template <class T>
 std::string pick_operation(bool larger) {

@@ -20,6 +20,7 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
+#define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
 #if ${nvidia}
 /* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
 #define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
@@ -200,6 +201,15 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         tile_keys[ranked[j]] = keys[j];
+#if CLALGO_HAS_VALUES && CLALGO_EARLY_VALUES
+    /* the values' loads go out now, into the registers the keys held, so that they arrive while the keys are
+       written out */
+    clalgo_sort_value_t values[CLALGO_ITEMS];
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        if (CLALGO_ITEM(j) < valid)
+            values[j] = clalgo_values_in[tile_first + CLALGO_ITEM(j)];
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 #if CLALGO_HAS_VALUES
     __local uchar tile_digits[CLALGO_TILE];  /* the digit of each place, for the values */
@@ -220,7 +230,11 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         if (CLALGO_ITEM(j) < valid)
+#if CLALGO_EARLY_VALUES
+            tile_values[ranked[j]] = values[j];
+#else
             tile_values[ranked[j]] = clalgo_values_in[tile_first + CLALGO_ITEM(j)];
+#endif
 #else
     __local ushort *tile_items = (__local ushort *)exchange;
 #pragma unroll

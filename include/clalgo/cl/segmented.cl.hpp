@@ -12,6 +12,10 @@ inline constexpr const char* segmented_reduce = R"CLC(${prologue}
 ${preamble}
 
 typedef ${value_type} clalgo_value_t;
+/* the call's scalars, laid out as detail::SegmentedArgs */
+typedef struct {
+    long team_size, segment_count, value_count, offsets_offset, values_offset, out_offset;
+} clalgo_segmented_args_t;
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items}
 #define CLALGO_WARP_SHUFFLE ${warp_shuffle}
@@ -31,12 +35,13 @@ __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}(
     ${signature})
 {
-    __global const long *clalgo_offs = clalgo_offsets + clalgo_offsets_offset;
-    __global const clalgo_value_t *clalgo_in = clalgo_values + clalgo_values_offset;
-    __global clalgo_value_t *clalgo_result = clalgo_out + clalgo_out_offset;
-    const long clalgo_segments = clalgo_segment_count;
+    __global const long *clalgo_offs = clalgo_offsets + clalgo_args.offsets_offset;
+    __global const clalgo_value_t *clalgo_in = clalgo_values + clalgo_args.values_offset;
+    __global clalgo_value_t *clalgo_result = clalgo_out + clalgo_args.out_offset;
+    const long clalgo_segments = clalgo_args.segment_count;
+    const long clalgo_value_count = clalgo_args.value_count;
     const uint clalgo_lid = get_local_id(0);
-    const uint clalgo_lanes = (uint)clalgo_team_size;
+    const uint clalgo_lanes = (uint)clalgo_args.team_size;
     const uint clalgo_lane = clalgo_lid & (clalgo_lanes - 1);
     const long clalgo_teams = CLALGO_GROUP_SIZE / clalgo_lanes;
 #if CLALGO_GROUP_SIZE > 1

@@ -1,12 +1,13 @@
-// Complex arithmetic in every generated program: std::complex<float> and <double> are float2 and double2 on the
-// device (real in .x, imaginary in .y), so + - and * by a real number work as they are; these functions do the
-// rest. Each takes and gives float2, or double2 where the device has double precision (overloads: compilers
-// built on Clang, which is nearly all; on others float2 only):
+// Complex arithmetic in every generated program and RawProgram: std::complex<float> and <double> are float2 and
+// double2 on the device (real in .x, imaginary in .y), so + - and * by a real number work as they are; these
+// functions do the rest. Each takes and gives float2, or double2 where the device has double precision (overloads:
+// compilers built on Clang, which is nearly all; on others float2 only):
 //   clalgo_cmul(a, b)  clalgo_cdiv(a, b)  clalgo_conj(z)  clalgo_cabs(z)  clalgo_creal(z)  clalgo_cimag(z)  clalgo_cexp(z)
 //   ElementwiseKernel rotate(ctx, "const float2 *z, float2 w, float2 *out", "out[i] = clalgo_cmul(z[i], w)");
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace clalgo::detail {
 
@@ -28,6 +29,13 @@ inline std::string complex_functions(const std::string& real, const std::string&
            "    return (" + c + ")((as.x * bs.x + as.y * bs.y) / d, (as.y * bs.x - as.x * bs.y) / d);\n}\n" +
            f + c + " clalgo_cexp(const " + c + " z)\n{\n    const " + real + " m = exp(z.x);\n    return (" + c +
            ")(m * cos(z.y), m * sin(z.y));\n}\n";
+}
+
+/// The names of the complex functions, for a source that may define its own (RawProgram).
+inline const std::vector<std::string>& complex_function_names() {
+    static const std::vector<std::string> names{"clalgo_creal", "clalgo_cimag", "clalgo_conj", "clalgo_cabs",
+                                                "clalgo_cmul",  "clalgo_cdiv",  "clalgo_cexp"};
+    return names;
 }
 
 /// The complex functions for a program: float2 always, double2 beside it where the device has double precision

@@ -12,7 +12,10 @@
 //   kernel.enqueue(q, keys, values, keys_out, values_out, count);
 #pragma once
 
+#include <clalgo/kernels/by_key_spec.hpp>
+#include <clalgo/kernels/reduce_by_key_tile.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -22,30 +25,6 @@
 #include <vector>
 
 namespace clalgo::detail {
-
-/// Everything that shapes a by-key kernel's source.
-struct ByKeySpec {
-    std::string name = "reduce_by_key";
-    std::string key_type;    ///< OpenCL C scalar or vector type, compared with ==
-    std::string value_type;  ///< any type clalgo knows
-    bool fold = true;        ///< reduce_by_key; false: unique_by_key (each run's first key and value)
-    std::string reduce_expr, neutral;  ///< fold only: the user's operator over a and b, and its identity
-    std::string preamble;              ///< the user's helpers for the operator
-    std::string build_options;
-    ScanAlgorithm algorithm = ScanAlgorithm::automatic;
-
-    std::string arguments() const {
-        return "const " + key_type + " *keys, const " + value_type + " *values, " + key_type + " *keys_out, " +
-               value_type + " *values_out, long *count, long room";
-    }
-
-    std::string key() const {
-        std::string text = name;
-        for (const std::string* part : {&key_type, &value_type, &reduce_expr, &neutral, &preamble, &build_options})
-            text += '\0' + *part;
-        return text + '\0' + (fold ? "1" : "0") + std::to_string(static_cast<int>(algorithm));
-    }
-};
 
 /// The pair reduce_by_key scans, as the host sees it (its size sizes the look-back's scratch).
 template <class Count, class V>
@@ -60,16 +39,32 @@ class ByKeyKernel {
     using Scanned = RunValue<Count, V>;
 
 public:
-    ByKeyKernel(const Context& context, const ByKeySpec& spec)
-        : fold_(spec.fold),
-          fold_scan_(spec.fold ? std::make_unique<GenericScanKernel<Scanned>>(
-                                     context, spec.arguments(), run_start(), "clalgo_run_combine(a, b)",
-                                     "clalgo_run_neutral()", "", options(spec), fold_stages())
-                               : nullptr),
-          unique_scan_(spec.fold ? nullptr
-                                 : std::make_unique<GenericScanKernel<Count>>(
-                                       context, spec.arguments(), "(" + run_start_test() + ") ? 1 : 0", "a+b", "0",
-                                       "", options(spec), unique_stages())) {}
+    ByKeyKernel(const Context& context, const ByKeySpec& spec) : name_(spec.name), fold_(spec.fold) {
+        // reduce_by_key runs the tile kernel on devices whose policy says so, the scan of pairs elsewhere
+        bool any_scan = !spec.fold;
+        for (const auto& device : context.devices()) {
+            const DeviceInfo& info = context.info(device);
+            // a scan algorithm asked for by name runs the scan
+            const bool tile = spec.fold && spec.algorithm == ScanAlgorithm::automatic && reduce_by_key_policy(info, type_size(spec.key_type) + sizeof(V),
+                                                                sizeof(Scanned)).tile_kernel;
+            tile_on_.emplace_back(&info, tile);
+            any_scan = any_scan || !tile;
+        }
+        if (spec.fold && !any_scan) {
+            fold_tile_ = std::make_unique<ReduceByKeyTileKernel<Count, V>>(context, spec, type_size(spec.key_type));
+        } else if (spec.fold) {
+            fold_scan_ = std::make_unique<GenericScanKernel<Scanned>>(context, spec.arguments(), run_start(),
+                                                                      "clalgo_run_combine(a, b)", "clalgo_run_neutral()",
+                                                                      "", options(spec), fold_stages());
+            for (const auto& entry : tile_on_)
+                if (entry.second && !fold_tile_)
+                    fold_tile_ = std::make_unique<ReduceByKeyTileKernel<Count, V>>(context, spec, type_size(spec.key_type));
+        } else {
+            unique_scan_ = std::make_unique<GenericScanKernel<Count>>(context, spec.arguments(),
+                                                                      "(" + run_start_test() + ") ? 1 : 0", "a+b", "0",
+                                                                      "", options(spec), unique_stages());
+        }
+    }
 
     /// Runs over keys.size() items; results beyond `room` are not written, count[0] receives the number of runs.
     template <class K>
@@ -79,16 +74,28 @@ public:
         const cl_long room = static_cast<cl_long>(std::min(keys_out.size(), values_out.size()));
         const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
                                                bind(values_out), bind(count),  bind(room)};
+        if (fold_tile_ && tile_on(queue.info())) {
+            static const std::vector<ArgumentDeclaration> declarations = parse_arguments(
+                "const int *keys, const int *values, int *keys_out, int *values_out, long *count, long room");
+            check_call_arrays(name_, declarations, bound, {true, true, false, false, false, false}, queue,
+                              IndexRange{0, static_cast<std::int64_t>(keys.size()), 1}, true);
+            return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
+        }
         return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
                      : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
     }
 
+    /// The generated source on a device (the tile kernel's where it runs there).
     const std::string& source(std::size_t device_index = 0) const {
+        if (fold_tile_ && (!fold_scan_ || tile_at(device_index))) return fold_tile_->source(device_index);
         return fold_ ? fold_scan_->source(device_index) : unique_scan_->source(device_index);
     }
     const std::string& build_log(std::size_t device_index = 0) const {
+        if (fold_tile_ && (!fold_scan_ || tile_at(device_index))) return fold_tile_->build_log(device_index);
         return fold_ ? fold_scan_->build_log(device_index) : unique_scan_->build_log(device_index);
     }
+    /// Whether reduce_by_key runs the tile kernel on a device of the context.
+    bool tile_at(std::size_t device_index) const { return tile_on_.at(device_index).second; }
 
 private:
     /// True at the first item of a run: the first item, or one whose key differs from the key before it.
@@ -106,8 +113,7 @@ private:
         options.build_options = spec.build_options;
         options.algorithm = spec.algorithm;
         options.input_fetch_exprs.push_back({"clalgo_previous_key", "keys", -1});
-        // keys are scalar or vector types (by_key's callers check): vector names end in their width
-        const bool vector_key = spec.key_type.find_first_of("0123456789") != std::string::npos;
+        const bool vector_key = spec.vector_key();  // keys are scalar or vector types (by_key's callers check)
         options.preamble = spec.preamble + "\n\ninline bool clalgo_keys_differ(const " + spec.key_type + " a, const " +
                            spec.key_type + " b)\n{\n    return " + (vector_key ? "any(a != b)" : "a != b") + ";\n}\n";
         if (!spec.fold) return options;
@@ -163,11 +169,22 @@ private:
 
     friend struct ContextCache;
     void release_context() noexcept {
+        if (fold_tile_) ContextCache::release(*fold_tile_);
         if (fold_scan_) ContextCache::release(*fold_scan_);
         if (unique_scan_) ContextCache::release(*unique_scan_);
     }
 
+    std::string name_;
     bool fold_;
+    /// Per device of the context, in its order: whether reduce_by_key runs the tile kernel there.
+    std::vector<std::pair<const DeviceInfo*, bool>> tile_on_;
+
+    bool tile_on(const DeviceInfo& info) const {
+        for (const auto& entry : tile_on_)
+            if (entry.first == &info) return entry.second;
+        return false;
+    }
+    std::unique_ptr<ReduceByKeyTileKernel<Count, V>> fold_tile_;
     std::unique_ptr<GenericScanKernel<Scanned>> fold_scan_;
     std::unique_ptr<GenericScanKernel<Count>> unique_scan_;
 };

@@ -115,6 +115,7 @@ public:
                 {"items_per_thread", detail::library_text(std::to_string(policy.items))},
                 {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
                 {"value_exchange", detail::library_text(policy.value_exchange ? "1" : "0")},
+                {"early_values", detail::library_text(policy.early_values ? "1" : "0")},
                 {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
             for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
                 fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());

@@ -6,16 +6,21 @@
 //   clalgo::RawKernel scale = program.kernel("scale");
 //   scale(q, x.size(), clalgo::no_local_size, x, 2.0f);      // global size, local size (or none), arguments
 // `__local` parameters take clalgo::local_memory<T>(count); a clalgo::wait_for(events) may be added anywhere.
+// Before the source comes what generated programs get: the fp64 pragma (where the device has fp64) and the complex
+// functions (clalgo_cmul, ...), unless the source defines one of those itself or RawProgramOptions turns it off.
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/codegen/complex.hpp>
 #include <clalgo/codegen/kernel_signature.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -38,7 +43,54 @@ LocalMemory local_memory(std::size_t count) {
 /// For a call's local size: let the driver choose the work-group size.
 inline const cl::NDRange no_local_size = cl::NullRange;
 
+/// How a RawProgram is built.
+struct RawProgramOptions {
+    std::string build_options;  ///< passed to the OpenCL compiler (CLALGO_BUILD_OPTIONS is appended)
+    /// Put before the source what generated programs get: `#pragma OPENCL EXTENSION cl_khr_fp64 : enable` where the
+    /// device has fp64, and the complex functions (clalgo_cmul, clalgo_conj, ...). The complex functions are left
+    /// out by themselves where the source declares or defines one of them (a source copied from a generated
+    /// kernel's source() does). Off: the source is built exactly as given.
+    bool library_prologue = true;
+};
+
 namespace detail {
+
+/// Whether `source` declares or defines one of `names`: a name preceded by a word that is not a keyword before
+/// an expression (a type: `float2 clalgo_cmul(`), as opposed to its uses (`= clalgo_cmul(`, `return clalgo_cmul(`).
+/// Comments are skipped; a macro of that name (`#define clalgo_cmul(a, b) ...`) comes after the library's
+/// functions and does not clash with them.
+inline bool declares_any(const std::string& source, const std::vector<std::string>& names) {
+    static const std::vector<std::string> before_expressions{"return", "else",   "do",      "case",   "sizeof",
+                                                             "define", "undef", "ifdef", "ifndef", "defined"};
+    const std::string text = without_comments(source);
+    auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (const auto& name : names) {
+        for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+            const std::size_t end = at + name.size();
+            if ((at > 0 && is_word(text[at - 1])) || (end < text.size() && is_word(text[end]))) continue;
+            std::size_t word_end = at;
+            while (word_end > 0 && std::isspace(static_cast<unsigned char>(text[word_end - 1]))) --word_end;
+            std::size_t word_start = word_end;
+            while (word_start > 0 && is_word(text[word_start - 1])) --word_start;
+            if (word_start == word_end) continue;  // after punctuation: a use
+            const std::string word = text.substr(word_start, word_end - word_start);
+            if (std::find(before_expressions.begin(), before_expressions.end(), word) == before_expressions.end())
+                return true;
+        }
+    }
+    return false;
+}
+
+/// The source a RawProgram builds on a device: the user's, after the library's prologue where it is wanted.
+inline GeneratedSource raw_program_source(const std::string& source, const DeviceInfo& info, bool prologue) {
+    if (!prologue) return GeneratedSource{source, {}};
+    std::string text;
+    if (info.has_fp64) text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    if (!declares_any(source, complex_function_names())) text += complex_prologue(info.has_fp64);
+    text += "/* your source */";
+    return render("${prologue}\n${source}\n",
+                  {{"prologue", library_text(text)}, {"source", user_text("source", source)}});
+}
 
 /// What a RawProgram and its kernels share: the program on every device, its source and signatures.
 struct RawProgramState {
@@ -199,19 +251,25 @@ private:
 /// across runs through the disk cache). Its kernels are taken by name.
 class RawProgram {
 public:
-    /// Builds `source` with the compiler `options` (and CLALGO_BUILD_OPTIONS); BuildError with the log and the
-    /// numbered source where it does not compile.
+    /// Builds `source` with the compiler `options` (and CLALGO_BUILD_OPTIONS), after the library's prologue;
+    /// BuildError with the log and the numbered source where it does not compile.
     RawProgram(const Context& context, std::string source, std::string options = "")
+        : RawProgram(context, std::move(source), RawProgramOptions{std::move(options)}) {}
+
+    /// The same, with the prologue chosen (RawProgramOptions::library_prologue).
+    RawProgram(const Context& context, std::string source, RawProgramOptions options)
         : state_(std::make_shared<detail::RawProgramState>()) {
         state_->source = std::move(source);
-        state_->options = std::move(options);
+        state_->options = std::move(options.build_options);
         state_->signatures = detail::read_kernel_signatures(state_->source);
         std::string label;
         for (const auto& signature : state_->signatures) label += (label.empty() ? "" : ", ") + signature.name;
-        const detail::GeneratedSource generated{state_->source, {}};
         state_->program = detail::KernelProgram(
-            context, [&](const DeviceInfo&) { return generated; }, state_->options,
-            detail::BuildLabel{label.empty() ? "RawProgram" : label, {}}, {}, {});
+            context,
+            [&](const DeviceInfo& info) {
+                return detail::raw_program_source(state_->source, info, options.library_prologue);
+            },
+            state_->options, detail::BuildLabel{label.empty() ? "RawProgram" : label, {}}, {}, {});
     }
 
     /// The kernel named `name`; std::invalid_argument where the source defines none of that name, or where its
@@ -249,7 +307,10 @@ public:
         return names;
     }
 
+    /// The source as given.
     const std::string& source() const noexcept { return state_->source; }
+    /// The source as built for a device of the context (the first by default): the prologue, then the source.
+    const std::string& built_source(std::size_t device_index = 0) const { return state_->program.source(device_index); }
 
 private:
     detail::KernelProgram::OnDevice& on_device(const cl::Device& device) const {

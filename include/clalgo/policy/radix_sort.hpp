@@ -31,6 +31,7 @@ struct RadixSortPolicy {
     std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
+    bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
@@ -89,7 +90,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.items = 4;
     }
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
-    if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "gather"})) policy.value_exchange = *values == "exchange";
+    if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
+        policy.value_exchange = *values != "gather";
+        policy.early_values = *values == "exchange";
+    }
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device

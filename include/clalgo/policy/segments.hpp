@@ -53,6 +53,39 @@ inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info, std
     return policy;
 }
 
+/// reduce_by_key: the tile kernel (cl/reduce_by_key.cl.hpp: each work-item folds `items` consecutive items in
+/// registers, one (runs, value) pair per work-item is scanned) or the generic scan of one pair per item. GPUs get
+/// the tile kernel; CPUs the scan, whose serial algorithm suits them.
+struct ReduceByKeyPolicy {
+    bool tile_kernel = false;
+    std::size_t group_size = 256;
+    std::size_t items = 8;      ///< consecutive items per work-item (at most 32: their run starts are one bit mask)
+    bool warp_shuffle = false;  ///< the pairs are scanned by NVIDIA warp shuffles
+    bool wide_status = false;   ///< the look-back publishes a pair of up to 8 bytes with its status in one 16-byte word
+};
+
+/// `item_bytes`: a key's and a value's bytes; `pair_bytes`: the scanned (runs, value) pair's. CLALGO_REDUCE_BY_KEY
+/// (tile or scan) forces the kernel, CLALGO_REDUCE_BY_KEY_ITEMS (1 to 32) the items per work-item;
+/// CLALGO_SCAN_WIDE_STATUS the look-back's 16-byte words, as for scans.
+inline ReduceByKeyPolicy reduce_by_key_policy(const DeviceInfo& info, std::size_t item_bytes, std::size_t pair_bytes) {
+    ReduceByKeyPolicy policy;
+    const DeviceClass kind = device_class(info);
+    const bool nvidia = kind == DeviceClass::nvidia_gpu;
+    const auto forced = detail::tuning_choice("CLALGO_REDUCE_BY_KEY", {"tile", "scan"});
+    policy.tile_kernel = forced ? *forced == "tile" : kind != DeviceClass::cpu;
+    policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+    // a tile of keys and values staged in local memory: 32 KiB for 16 items of 4-byte keys and values (H100,
+    // 2^28 float values by uint32 keys: 1,240 us with 16 items, 1,331 us with 12; docs/performance.md)
+    policy.items = std::clamp<std::size_t>(128 / std::max<std::size_t>(item_bytes, 1), 1, 16);
+    if (const auto items = detail::tuning_number("CLALGO_REDUCE_BY_KEY_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    const auto local_bytes = [&] { return policy.group_size * (policy.items * item_bytes + pair_bytes) + 1024; };
+    while (policy.items > 1 && local_bytes() > info.local_memory_bytes) policy.items /= 2;
+    while (policy.group_size > 1 && local_bytes() > info.local_memory_bytes) policy.group_size /= 2;
+    policy.warp_shuffle = nvidia && policy.group_size >= 32 && pair_bytes % 4 == 0;
+    policy.wide_status = pair_bytes <= 8 && detail::tuning_switch("CLALGO_SCAN_WIDE_STATUS").value_or(nvidia);
+    return policy;
+}
+
 /// histogram: each work-group counts into a private histogram in local memory (when the bins fit in
 /// `local_bins`), then adds it to the result with one global atomic per bin. A CPU gets work-groups of one
 /// work-item over one contiguous chunk each (plain increments, no atomics in the loop).
