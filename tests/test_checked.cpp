@@ -4,7 +4,9 @@
 // has nothing of it.
 #include "support.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -180,4 +182,93 @@ TEST(CheckedScan, EveryAlgorithmScansRightInBoundsAndThrowsOutOfBounds) {
         EXPECT_TRUE(contains(message, "argument 2 'out'")) << message;
         EXPECT_TRUE(contains(message, "the array has 10 elements")) << message;
     }
+}
+
+// ---- HistogramKernel ----
+
+TEST(CheckedHistogram, InBoundsCountsAreRightAndAnOutOfBoundsBinExpressionThrows) {
+    const auto hx = clalgo_test::random_values<int>(5000);
+    const auto x = clalgo::to_device(queue(), hx);
+    clalgo::Array<std::uint32_t> bins(queue(), 10);
+    clalgo::HistogramOptions options;
+    options.name = "checked_histogram";
+    options.checked = true;
+    clalgo::HistogramKernel<std::uint32_t> by_digit(context(), "const int *x", "abs(x[i] % 10)", options);
+    by_digit(queue(), bins, x);
+    std::vector<std::uint32_t> expected(10, 0);
+    for (int v : hx) ++expected[static_cast<std::size_t>(std::abs(v % 10))];
+    EXPECT_EQ(bins.to_host(queue()), expected);
+    by_digit(queue(), bins, clalgo::range(4999, -1, -1), x);  // a descending range stays within the array too
+    EXPECT_EQ(bins.to_host(queue()), expected);
+    options.name = "checked_histogram_after";
+    clalgo::HistogramKernel<std::uint32_t> after(context(), "const int *x", "abs(x[i + 1] % 10)", options);
+    EXPECT_TRUE(names_violation(message_of<clalgo::OutOfBoundsError>([&] { after(queue(), bins, x); }),
+                                "checked_histogram_after", 1, "x", 5000, 5000));
+}
+
+// ---- ListOfListsBuilder ----
+
+TEST(CheckedListBuilder, InBoundsListsAreRightAndOutOfBoundsThrowsFromEitherPass) {
+    const auto hx = clalgo_test::random_values<int>(3000);
+    const auto x = clalgo::to_device(queue(), hx);
+    clalgo::ListOfListsOptions options;
+    options.name = "checked_lists";
+    options.checked = true;
+    clalgo::ListOfListsBuilder positives(context(), {{"positive", "int"}},
+                                         "if (x[i] > 0) APPEND_positive(x[i]);\n"
+                                         "if (i > 0 && x[i - 1] > 0) APPEND_positive(-x[i - 1]);",
+                                         "const int *x", options);
+    const auto lists = positives(queue(), x);
+    const auto positive = lists.get<int>("positive");
+    std::vector<int> items;
+    std::vector<std::int64_t> offsets{0};
+    for (std::size_t k = 0; k < hx.size(); ++k) {
+        if (hx[k] > 0) items.push_back(hx[k]);
+        if (k > 0 && hx[k - 1] > 0) items.push_back(-hx[k - 1]);
+        offsets.push_back(static_cast<std::int64_t>(items.size()));
+    }
+    ASSERT_EQ(positive.count, static_cast<std::int64_t>(items.size()));
+    EXPECT_EQ(positive.offsets.to_host(queue()), offsets);
+    EXPECT_EQ(positive.items.to_host(queue()), items);
+    // read by the count pass (a condition): thrown before the items are written
+    options.name = "checked_lists_condition";
+    clalgo::ListOfListsBuilder condition(context(), {{"values", "int"}}, "if (x[i + 1] > 0) APPEND_values(1);",
+                                         "const int *x", options);
+    EXPECT_TRUE(names_violation(message_of<clalgo::OutOfBoundsError>([&] { condition(queue(), x); }),
+                                "checked_lists_condition_count", 1, "x", 3000, 3000));
+    // read by the write pass only (the appended value)
+    options.name = "checked_lists_value";
+    clalgo::ListOfListsBuilder value(context(), {{"values", "int"}}, "APPEND_values(x[i - 1]);", "const int *x",
+                                     options);
+    EXPECT_TRUE(names_violation(message_of<clalgo::OutOfBoundsError>([&] { value(queue(), x); }),
+                                "checked_lists_value_write", 1, "x", -1, 3000));
+}
+
+// ---- RadixSort (its key expression) ----
+
+TEST(CheckedRadixSort, InBoundsSortIsRightAndAnOutOfBoundsKeyExpressionThrows) {
+    const std::size_t n = 4000;
+    const auto hx = clalgo_test::random_values<int>(n), hy = clalgo_test::random_values<int>(n, 7);
+    const auto x = clalgo::to_device(queue(), hx), y = clalgo::to_device(queue(), hy);
+    clalgo::Array<int> x_out(queue(), n), y_out(queue(), n);
+    clalgo::RadixSortOptions options;
+    options.name = "checked_by_low_bits";
+    options.checked = true;
+    clalgo::RadixSort<std::uint32_t> by_low_bits(context(), "const int *x, const int *y, int *x_out, int *y_out",
+                                                 "(uint)(x[i] ^ y[i]) & 0xfffu", {"x", "y"}, options);
+    by_low_bits(queue(), x, y, x_out, y_out);
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    auto key = [&](std::size_t k) { return static_cast<std::uint32_t>(hx[k] ^ hy[k]) & 0xfffu; };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    const auto got_x = x_out.to_host(queue()), got_y = y_out.to_host(queue());
+    for (std::size_t k = 0; k < n; ++k) {
+        ASSERT_EQ(got_x[k], hx[order[k]]) << k;
+        ASSERT_EQ(got_y[k], hy[order[k]]) << k;
+    }
+    options.name = "checked_by_next";
+    clalgo::RadixSort<std::uint32_t> by_next(context(), "const int *x, const int *y, int *x_out, int *y_out",
+                                             "(uint)y[i + 1]", {"x", "y"}, options);
+    EXPECT_TRUE(names_violation(message_of<clalgo::OutOfBoundsError>([&] { by_next(queue(), x, y, x_out, y_out); }),
+                                "checked_by_next_keys", 2, "y", static_cast<std::int64_t>(n), n));
 }

@@ -293,6 +293,18 @@ TEST(Queue, KernelsKeepScratchForLiveQueuesOnly) {
     }
 }
 
+// GCC says __SANITIZE_ADDRESS__, Clang __has_feature(address_sanitizer)
+#if defined(__SANITIZE_ADDRESS__)
+#define CLALGO_TEST_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CLALGO_TEST_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef CLALGO_TEST_ADDRESS_SANITIZER
+#define CLALGO_TEST_ADDRESS_SANITIZER 0
+#endif
+
 TEST(Context, AThousandContextsAndTenThousandQueuesMadeAndFreedLeaveMemoryFlat) {
     // each context: a queue, an array from its memory pool, written and read; each queue: a launch of one
     // long-lived kernel (which keeps scratch per queue) and an array
@@ -332,6 +344,12 @@ TEST(Context, AThousandContextsAndTenThousandQueuesMadeAndFreedLeaveMemoryFlat) 
     queues(queue_count);
     const std::size_t after = resident_bytes();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#if CLALGO_TEST_ADDRESS_SANITIZER
+    // AddressSanitizer keeps freed memory in quarantine (256 MiB by default), so resident memory grows by design:
+    // here the loops run for its checks and LeakSanitizer's at exit; the bound below holds in the normal build
+    GTEST_SKIP() << "resident memory under AddressSanitizer: " << before / 1024 << " KiB before, " << after / 1024
+                 << " KiB after (its quarantine); leaks are LeakSanitizer's to find here";
+#endif
     // a leak of 1 KiB per context and 200 bytes per queue would be 3 MiB
     EXPECT_LT(after, before + (std::size_t(2) << 20))
         << "resident memory grew from " << before / 1024 << " KiB to " << after / 1024 << " KiB";

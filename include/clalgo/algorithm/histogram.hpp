@@ -9,6 +9,7 @@
 #include <clalgo/cl/histogram.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/codegen/checked.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -41,6 +42,9 @@ struct HistogramOptions {
     std::string name = "histogram";
     std::string preamble;
     std::string build_options;
+    /// Checked mode: bounds-check every access name[index] of bin_expr to an array argument (OutOfBoundsError;
+    /// each call blocks). CLALGO_CHECKED=1 turns it on for every kernel.
+    bool checked = false;
 };
 
 /// Counts, for every index i, one in bin `bin_expr` (an expression of i, n and the declared arguments; a bin
@@ -53,7 +57,8 @@ class HistogramKernel {
 public:
     HistogramKernel(const Context& context, const std::string& arguments, const std::string& bin_expr,
                     HistogramOptions options = {})
-        : declarations_(parse_arguments(arguments)), options_(std::move(options)) {
+        : declarations_(parse_arguments(arguments)), options_(std::move(options)),
+          checked_(declarations_, options_.checked) {
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::HistogramKernel: '" + options_.name + "' is not a kernel name");
         detail::reject_reserved_names(declarations_, {"i", "n"}, "HistogramKernel '" + options_.name + "'");
@@ -65,13 +70,13 @@ public:
             if (wide && !context.info(device).has_int64_atomics)
                 throw UnsupportedError("clalgo::HistogramKernel: 64-bit counts need 64-bit atomics, which '" +
                                        context.info(device).name + "' lacks (count into uint32 instead)");
-        const std::string parameters = detail::kernel_parameters(declarations_);
+        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
         auto generate = [&](const DeviceInfo& info) {
             const auto policy = histogram_policy(info, 0);
             shapes_[&info] = policy;  // the launches keep the shape the source was made with
             return detail::render(
                 detail::cl_source::histogram,
-                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
                  {"atomics_pragma", detail::library_text(wide ? "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable" : "")},
                  {"preamble", detail::user_text("preamble", options_.preamble)},
                  {"count_type", detail::library_text(type_name<Count>())},
@@ -85,7 +90,7 @@ public:
                  {"signature", detail::library_text(signature_.text())},
                  {"parameters", detail::library_text(parameters)},
                  {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},
-                 {"bin_expr", detail::user_text("bin_expr", bin_expr)}});
+                 {"bin_expr", detail::user_text("bin_expr", checked_.text(bin_expr))}});
         };
         program_ = detail::KernelProgram(
             context, generate, options_.build_options,
@@ -115,6 +120,7 @@ public:
         const HistogramPolicy& built = shapes_.at(on.info);
         if (policy.group_size != built.group_size) policy = built;  // the override changed since: keep to the source
         policy.groups = std::max<std::size_t>(policy.groups, static_cast<std::size_t>((n >> 31) + 1));
+        const detail::Violations violations(checked_.on(), queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         // the running sums stay zero between calls (the kernel's last work-group clears them)
         auto& scratch = scratch_.get(queue);
@@ -126,9 +132,11 @@ public:
             .set("clalgo_bins", cl_long(bins.size())).set("clalgo_counts", bins.buffer())
             .set("clalgo_counts_offset", cl_long(bins.offset()))
             .set("clalgo_sums", scratch.sums.buffer).set("clalgo_done", scratch.done.buffer)
-            .user(bound);
-        return detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
-                              options_.name.c_str());
+            .user(bound, violations.buffer());
+        cl::Event done = detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
+                                        options_.name.c_str());
+        violations.throw_if_any(queue, done, options_.name, declarations_, bound);
+        return done;
     }
 
 private:
@@ -144,6 +152,7 @@ private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the bin expression indexes only at [i]: checked to hold every index
     HistogramOptions options_;
+    detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off
     std::map<const DeviceInfo*, HistogramPolicy> shapes_;
     friend struct detail::ContextCache;
     void release_context() noexcept { program_.release_context(); }

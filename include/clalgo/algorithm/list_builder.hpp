@@ -11,6 +11,7 @@
 #include <clalgo/cl/list_builder.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/codegen/checked.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -38,6 +39,9 @@ struct ListOfListsOptions {
     std::string name = "build_lists";  ///< the kernels' names start with it
     std::string preamble;              ///< OpenCL C helpers for the statement
     std::string build_options;
+    /// Checked mode: bounds-check every access name[index] of the statement to an array argument
+    /// (OutOfBoundsError, after the pass that made it). CLALGO_CHECKED=1 turns it on for every builder.
+    bool checked = false;
 };
 
 /// One built list: items of index k at items[offsets[k] .. offsets[k+1]), `count` items in all.
@@ -84,7 +88,7 @@ public:
     ListOfListsBuilder(const Context& context, std::vector<ListSpec> lists, const std::string& generate,
                        const std::string& arguments, ListOfListsOptions options = {})
         : lists_(std::move(lists)), declarations_(parse_arguments(arguments)), options_(std::move(options)),
-          signature_(parameters(lists_)), scan_(context, "a+b", "0") {
+          checked_(declarations_, options_.checked), signature_(parameters(lists_)), scan_(context, "a+b", "0") {
         const std::string where = "clalgo::ListOfListsBuilder '" + options_.name + "'";
         if (!detail::is_identifier(options_.name)) throw std::invalid_argument(where + ": not a kernel name");
         if (lists_.empty()) throw std::invalid_argument(where + ": no lists");
@@ -92,7 +96,7 @@ public:
         indexed_ = detail::indexed_by_launch_index(declarations_, {generate, options_.preamble});
         std::vector<std::string> types;
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        std::string count_start, count_appends, count_end, write_start, write_appends, undefine;
+        std::string count_start, count_appends, count_end, count_total, write_start, write_appends, undefine;
         for (const auto& list : lists_) {
             if (!detail::is_identifier(list.name)) throw std::invalid_argument(where + ": '" + list.name + "' is not a list name");
             const std::string type = detail::canonical_type_name(list.type);
@@ -103,17 +107,18 @@ public:
             count_start += "long " + p + "_at = 0;\n";
             count_appends += "#define APPEND_" + list.name + "(value) do { ++" + p + "_at; } while (0)\n";
             count_end += p + "_offsets[clalgo_k] = " + p + "_at;\n";
+            count_total += p + "_offsets[n] = 0;\n";
             write_start += "long " + p + "_at = " + p + "_offsets[clalgo_k];\nconst long " + p + "_end = " + p +
                            "_offsets[clalgo_k + 1];\n";
             write_appends += "#define APPEND_" + list.name + "(value) do { if (" + p + "_at < " + p + "_end) " + p +
                              "_items[" + p + "_at++] = (value); } while (0)\n";
             undefine += "#undef APPEND_" + list.name + "\n";
         }
-        const std::string user_parameters = detail::kernel_parameters(declarations_);
+        const std::string user_parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
         auto render = [&](const DeviceInfo& info) {
             return detail::render(
                 detail::cl_source::list_builder,
-                {{"prologue", detail::library_text(detail::program_prologue(info, types))},
+                {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
                  {"preamble", detail::user_text("preamble", options_.preamble)},
                  {"contiguous_chunks", detail::library_text(list_builder_policy(info, 0).contiguous_chunks ? "1" : "0")},
                  {"name", detail::library_text(options_.name)},
@@ -123,10 +128,11 @@ public:
                  {"count_start", detail::library_text(count_start)},
                  {"count_appends", detail::library_text(count_appends)},
                  {"count_end", detail::library_text(count_end)},
+                 {"count_total", detail::library_text(count_total)},
                  {"write_start", detail::library_text(write_start)},
                  {"write_appends", detail::library_text(write_appends)},
                  {"undefine_appends", detail::library_text(undefine)},
-                 {"generate", detail::user_text("generate", generate)}});
+                 {"generate", detail::user_text("generate", checked_.text(generate))}});
         };
         program_ = detail::KernelProgram(context, render, options_.build_options,
                                          detail::BuildLabel{options_.name, {{"generate", generate}, {"preamble", options_.preamble}}},
@@ -148,10 +154,17 @@ public:
             auto& stored = result.stored()[list.name];
             stored.type = detail::canonical_type_name(list.type);
             stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1, pooled);
-            const std::int64_t zero = 0;  // written, not filled: Oclgrind does not see clEnqueueFillBuffer's writes
-            stored.offsets.view(static_cast<std::size_t>(n), 1).write(queue, &zero);
+            if (n == 0) {  // no count pass to write offsets[0]; written, not filled (Oclgrind does not see fills)
+                const std::int64_t zero = 0;
+                stored.offsets.write(queue, &zero);
+            }
         }
-        if (n > 0) run(queue, "_count", indices, result, bound, call.wait);
+        // one violation buffer for both passes: a statement out of bounds throws after the count, before the write
+        const detail::Violations violations(checked_.on(), queue);
+        if (n > 0) {
+            const cl::Event counted = run(queue, "_count", indices, result, bound, call.wait, violations.buffer());
+            violations.throw_if_any(queue, counted, options_.name + "_count", declarations_, bound);
+        }
         for (const auto& list : lists_) {
             auto& stored = result.stored()[list.name];
             scan_(queue, stored.offsets, stored.offsets);
@@ -160,13 +173,17 @@ public:
                 stored.items = MemoryPool::of(queue.context())
                                    .allocate(queue, static_cast<std::size_t>(stored.count) * detail::type_size(stored.type));
         }
-        if (n > 0) run(queue, "_write", indices, result, bound, {});
+        if (n > 0) {
+            const cl::Event written = run(queue, "_write", indices, result, bound, {}, violations.buffer());
+            violations.throw_if_any(queue, written, options_.name + "_write", declarations_, bound);
+        }
         return result;
     }
 
 private:
-    void run(const Queue& queue, const std::string& pass, const IndexRange& indices, BuiltLists& lists,
-             const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
+    cl::Event run(const Queue& queue, const std::string& pass, const IndexRange& indices, BuiltLists& lists,
+                  const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
+                  const cl::Buffer* violations) const {
         auto& on = program_.on(queue);
         const auto policy = list_builder_policy(*on.info, indices.size());
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
@@ -179,8 +196,9 @@ private:
             arguments.set("clalgo_" + list.name + "_offsets", stored.offsets.buffer())
                 .set("clalgo_" + list.name + "_items", stored.items.buffer());
         }
-        arguments.user(bound);
-        detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait, options_.name.c_str());
+        arguments.user(bound, violations);
+        return detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
+                              options_.name.c_str());
     }
 
     static detail::Signature parameters(const std::vector<ListSpec>& lists) {
@@ -196,6 +214,7 @@ private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the statement indexes only at [i]: checked to hold every index
     ListOfListsOptions options_;
+    detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off
     detail::Signature signature_;
     ExclusiveScanKernel<std::int64_t> scan_;
     detail::KernelProgram program_;

@@ -104,6 +104,9 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
 struct RadixSortOptions {
     std::string preamble;            ///< OpenCL C placed before the kernels: helper functions such as cell_of
     std::string name = "radix_sort";
+    /// Checked mode: bounds-check every access name[index] of key_expr to an array argument (OutOfBoundsError
+    /// naming the kernel `<name>_keys`; each call blocks). CLALGO_CHECKED=1 turns it on for every RadixSort.
+    bool checked = false;
 };
 
 /// PyOpenCL's RadixSort: the key of index i is `key_expr` over the declared arguments, and each array named in
@@ -136,12 +139,14 @@ public:
         ElementwiseOptions keys_options;
         keys_options.name = options.name + "_keys";
         keys_options.preamble = options.preamble;
+        keys_options.checked = options.checked;
         keys_ = std::make_unique<ElementwiseKernel>(
             context, arguments + ", " + type_name<Key>() + " *sort_key, long *sort_order",
             "sort_key[i] = (" + type_name<Key>() + ")(" + key_expr + ");\nsort_order[i] = i;", keys_options);
         ElementwiseOptions gather_options;
         gather_options.name = options.name + "_gather";
         gather_options.preamble = options.preamble;
+        gather_options.checked = options.checked;
         gather_ = std::make_unique<ElementwiseKernel>(context, arguments + ", const long *sort_order", gather, gather_options);
     }
 

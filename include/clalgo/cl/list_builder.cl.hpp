@@ -1,6 +1,6 @@
 // OpenCL C template of ListOfListsBuilder: the user's statement runs twice for every index, first counting what
-// each APPEND_<list>(value) would add (the counts go to clalgo_<list>_offsets[k]), then, once the counts are
-// scanned into offsets, writing the items from clalgo_<list>_offsets[k] on.
+// each APPEND_<list>(value) would add (the counts go to clalgo_<list>_offsets[k], and 0 to offsets[n]), then, once
+// the counts are scanned into offsets, writing the items from clalgo_<list>_offsets[k] on.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -25,6 +25,11 @@ __kernel void ${name}_count(
     ${signature}${parameters})
 {
     ${array_pointers}
+    /* offsets[n] = 0, which the exclusive scan turns into the total: written here rather than by the host, whose
+       write of one element Oclgrind's --uninitialized mistakes for the whole buffer's (tests/CMakeLists.txt) */
+    if (get_global_id(0) == 0) {
+        ${count_total}
+    }
     CLALGO_FOR_EACH_INDEX {
         const long i = clalgo_start + clalgo_k * clalgo_step;
         ${count_start}
