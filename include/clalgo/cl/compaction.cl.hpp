@@ -38,14 +38,26 @@ void ${name}_compact(
     const long clalgo_first_i = clalgo_start + (clalgo_tile_first + (long)clalgo_lid) * clalgo_step;
     const long clalgo_i_stride = CLALGO_GROUP_SIZE * clalgo_step;
     ulong clalgo_kept_bits = 0;  /* bit j: this work-item's item of row j is kept */
+    /* the loop twice, full tiles without the bounds check (see clalgo_load_tile) */
+    if (clalgo_full) {
 #pragma unroll
-    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
-        const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
-        if (clalgo_full || clalgo_k < n) {
+        for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+            const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
             const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
             ${kept_loads}
             if (clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}) != 0)
                 clalgo_kept_bits |= (ulong)1 << clalgo_j;
+        }
+    } else {
+#pragma unroll
+        for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+            const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
+            if (clalgo_k < n) {
+                const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
+                ${kept_loads}
+                if (clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}) != 0)
+                    clalgo_kept_bits |= (ulong)1 << clalgo_j;
+            }
         }
     }
     for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {

@@ -65,18 +65,34 @@ inline void clalgo_load_tile(const long clalgo_tile_first, const long n, const l
     const long clalgo_i_stride = CLALGO_GROUP_SIZE * clalgo_step;
     clalgo_value_t clalgo_loaded[CLALGO_ITEMS];
     uchar clalgo_loaded_flags[CLALGO_ITEMS];
+    /* the loop twice, full tiles without the bounds check, rather than leaving the compiler to split it:
+       NVIDIA's did not always, and then a full tile's loads were not in flight together */
+    if (clalgo_full) {
 #pragma unroll
-    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
-        const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
-        clalgo_loaded[clalgo_j] = clalgo_neutral();
-        clalgo_loaded_flags[clalgo_j] = 0;
-        if (clalgo_full || clalgo_k < n) {
+        for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+            const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
             const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
             ${kept_loads}
             clalgo_loaded[clalgo_j] = clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments});
+            clalgo_loaded_flags[clalgo_j] = 0;
 #if CLALGO_SEGMENTED
             clalgo_loaded_flags[clalgo_j] = clalgo_is_segment_start(i, n${function_arguments}) ? 1 : 0;
 #endif
+        }
+    } else {
+#pragma unroll
+        for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+            const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
+            clalgo_loaded[clalgo_j] = clalgo_neutral();
+            clalgo_loaded_flags[clalgo_j] = 0;
+            if (clalgo_k < n) {
+                const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
+                ${kept_loads}
+                clalgo_loaded[clalgo_j] = clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments});
+#if CLALGO_SEGMENTED
+                clalgo_loaded_flags[clalgo_j] = clalgo_is_segment_start(i, n${function_arguments}) ? 1 : 0;
+#endif
+            }
         }
     }
 #pragma unroll
@@ -207,22 +223,45 @@ inline void clalgo_write_tile(const long clalgo_tile_first, const long n, const 
                               __global clalgo_value_t *clalgo_total${kept_array_parameters}${function_parameters})
 {
     const bool clalgo_full = clalgo_tile_first + CLALGO_TILE <= n;
+    /* full tiles without the bounds check, written apart as in clalgo_load_tile */
+    if (clalgo_full) {
 #pragma unroll
-    for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
-        const uint clalgo_p = clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
-        const long clalgo_k = clalgo_tile_first + clalgo_p;
-        if (clalgo_full || clalgo_k < n) {
-            const long i = clalgo_start + clalgo_k * clalgo_step;
-            const clalgo_value_t item = clalgo_values[CLALGO_PADDED(clalgo_p)];
-            clalgo_value_t prev_item = clalgo_p > 0 ? clalgo_values[CLALGO_PADDED(clalgo_p - 1)] : clalgo_tile_prefix;
-#if CLALGO_SEGMENTED
-            if (clalgo_flags[clalgo_p] & 1)
-                prev_item = clalgo_neutral();
-#endif
-            ${kept_reads}
-            ${item_statement}
+        for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+            const uint clalgo_p = clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
+            const long clalgo_k = clalgo_tile_first + clalgo_p;
             {
-                ${output_statement};
+                const long i = clalgo_start + clalgo_k * clalgo_step;
+                const clalgo_value_t item = clalgo_values[CLALGO_PADDED(clalgo_p)];
+                clalgo_value_t prev_item = clalgo_p > 0 ? clalgo_values[CLALGO_PADDED(clalgo_p - 1)] : clalgo_tile_prefix;
+#if CLALGO_SEGMENTED
+                if (clalgo_flags[clalgo_p] & 1)
+                    prev_item = clalgo_neutral();
+#endif
+                ${kept_reads}
+                ${item_statement}
+                {
+                    ${output_statement};
+                }
+            }
+        }
+    } else {
+#pragma unroll
+        for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
+            const uint clalgo_p = clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
+            const long clalgo_k = clalgo_tile_first + clalgo_p;
+            if (clalgo_k < n) {
+                const long i = clalgo_start + clalgo_k * clalgo_step;
+                const clalgo_value_t item = clalgo_values[CLALGO_PADDED(clalgo_p)];
+                clalgo_value_t prev_item = clalgo_p > 0 ? clalgo_values[CLALGO_PADDED(clalgo_p - 1)] : clalgo_tile_prefix;
+#if CLALGO_SEGMENTED
+                if (clalgo_flags[clalgo_p] & 1)
+                    prev_item = clalgo_neutral();
+#endif
+                ${kept_reads}
+                ${item_statement}
+                {
+                    ${output_statement};
+                }
             }
         }
     }
