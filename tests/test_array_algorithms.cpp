@@ -338,12 +338,17 @@ TYPED_TEST(ArrayTransforms, IotaAndArangeCountLikeALoop) {
 TYPED_TEST(ArrayTransforms, FillSetsOnlyTheViewsElements) {
     using T = TypeParam;
     CLALGO_SKIP_WITHOUT_FP64(T);
-    for (std::size_t n : {std::size_t(2), std::size_t(4097)}) {
-        auto host = clalgo_test::random_values<T>(n, n);
-        const auto x = clalgo::to_device(queue(), host);
-        clalgo::fill(queue(), x.view(1, n - 2), 42);
-        std::fill(host.begin() + 1, host.end() - 1, T(42));
-        EXPECT_TRUE(same_elements(x.to_host(queue()), host)) << "n=" << n;
+    // the device's own way, then the GPUs' (a map kernel; CLALGO_MAP_ITEMS gives CPUs the GPUs' map policy)
+    for (const char* forced : {"", "4"}) {
+        setenv("CLALGO_MAP_ITEMS", forced, 1);
+        for (std::size_t n : {std::size_t(2), std::size_t(4097)}) {
+            auto host = clalgo_test::random_values<T>(n, n);
+            const auto x = clalgo::to_device(queue(), host);
+            clalgo::fill(queue(), x.view(1, n - 2), 42);
+            std::fill(host.begin() + 1, host.end() - 1, T(42));
+            EXPECT_TRUE(same_elements(x.to_host(queue()), host)) << "n=" << n << " CLALGO_MAP_ITEMS=" << forced;
+        }
+        unsetenv("CLALGO_MAP_ITEMS");
     }
 }
 

@@ -17,6 +17,9 @@ ${call_struct}
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_TILE (CLALGO_GROUP_SIZE * CLALGO_ITEMS)
+/* the write loops unrolled, unless the output statement is heavy: each copy adds to the build (look-and-say's,
+   a call of preamble code with a loop, took 4 s to build unrolled on an H100) */
+#define CLALGO_UNROLL_OUTPUT ${unroll_output}
 #define CLALGO_SEGMENTED ${segmented}
 #define CLALGO_WARP_SHUFFLE ${warp_shuffle}
 #define CLALGO_NVIDIA ${nvidia}
@@ -225,7 +228,11 @@ inline void clalgo_write_tile(const long clalgo_tile_first, const long n, const 
     const bool clalgo_full = clalgo_tile_first + CLALGO_TILE <= n;
     /* full tiles without the bounds check, written apart as in clalgo_load_tile */
     if (clalgo_full) {
+#if CLALGO_UNROLL_OUTPUT
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
         for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
             const uint clalgo_p = clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
             const long clalgo_k = clalgo_tile_first + clalgo_p;
@@ -245,7 +252,11 @@ inline void clalgo_write_tile(const long clalgo_tile_first, const long n, const 
             }
         }
     } else {
+#if CLALGO_UNROLL_OUTPUT
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
         for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
             const uint clalgo_p = clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
             const long clalgo_k = clalgo_tile_first + clalgo_p;

@@ -18,6 +18,7 @@
 #include <clalgo/core/range.hpp>
 #include <clalgo/policy/map.hpp>
 
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -45,36 +46,21 @@ public:
     /// arguments. Builds the program for every device of `context` (BuildError where it does not compile).
     ElementwiseKernel(const Context& context, const std::string& arguments, const std::string& operation,
                       ElementwiseOptions options = {})
-        : declarations_(parse_arguments(arguments)), options_(std::move(options)),
+        : declarations_(parse_arguments(arguments)), operation_(operation), options_(std::move(options)),
           checked_(declarations_, options_.checked) {
         if (!detail::is_identifier(options_.name))
             throw std::invalid_argument("clalgo::ElementwiseKernel: '" + options_.name + "' is not a kernel name");
         detail::reject_reserved_names(declarations_, {"i", "n"}, "ElementwiseKernel '" + options_.name + "'");
         indexed_ = detail::indexed_by_launch_index(
             declarations_, {operation, options_.loop_prep, options_.after_loop, options_.preamble});
-        std::vector<std::string> types;
-        for (const auto& declaration : declarations_) types.push_back(declaration.type);
-        const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
-        auto generate = [&](const DeviceInfo& info) {
-            return detail::render(
-                detail::cl_source::elementwise,
-                {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
-                 {"preamble", detail::user_text("preamble", options_.preamble)},
-                 {"contiguous_chunks", detail::library_text(detail::map_policy(info).contiguous_chunks ? "1" : "0")},
-                 {"name", detail::library_text(options_.name)},
-                 {"signature", detail::library_text(signature_.text())},
-                 {"parameters", detail::library_text(parameters)},
-                 {"array_pointers", detail::library_text(detail::array_pointers(declarations_))},
-                 {"loop_prep", detail::user_text("loop_prep", checked_.text(options_.loop_prep))},
-                 {"operation", detail::user_text("operation", checked_.text(operation))},
-                 {"after_loop", detail::user_text("after_loop", checked_.text(options_.after_loop))}});
-        };
-        program_ = detail::KernelProgram(
-            context, generate, options_.build_options,
-            detail::BuildLabel{options_.name,
-                               {{"operation", operation}, {"preamble", options_.preamble},
-                                {"loop_prep", options_.loop_prep}, {"after_loop", options_.after_loop}}},
-            types, {options_.name});
+        std::vector<ArgumentDeclaration> distinct = declarations_;
+        for (auto& declaration : distinct) {
+            if (declaration.is_array && !declaration.is_restrict) {
+                declaration.is_restrict = true;
+                aliased_ = std::make_shared<Aliased>();
+            }
+        }
+        program_ = make_program(context, distinct);
     }
 
     /// Runs the kernel over [0, size of the first array), or over a clalgo::range given among the arguments.
@@ -88,7 +74,7 @@ public:
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
         const std::int64_t n = indices.size();
         if (n == 0) return detail::marker(queue, call.wait);
-        auto& on = program_.on(queue);
+        auto& on = program_for(queue, bound).on(queue);
         const detail::Violations violations(checked_.on(), queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         cl::Kernel& kernel = on.kernel(options_.name);
@@ -110,15 +96,76 @@ public:
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
+    /// The program without restrict, for calls that pass one buffer as two arrays; built at the first such call.
+    struct Aliased {
+        std::mutex mutex;
+        std::unique_ptr<detail::KernelProgram> program;
+        bool context_released = false;
+    };
+
+    detail::KernelProgram make_program(const Context& context, const std::vector<ArgumentDeclaration>& declarations) const {
+        std::vector<std::string> types;
+        for (const auto& declaration : declarations) types.push_back(declaration.type);
+        const std::string parameters = detail::kernel_parameters(declarations) + checked_.parameters();
+        auto generate = [&](const DeviceInfo& info) {
+            return detail::render(
+                detail::cl_source::elementwise,
+                {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
+                 {"preamble", detail::user_text("preamble", options_.preamble)},
+                 {"contiguous_chunks", detail::library_text(detail::map_policy(info).contiguous_chunks ? "1" : "0")},
+                 {"items", detail::library_text(std::to_string(detail::map_policy(info).items))},
+                 {"name", detail::library_text(options_.name)},
+                 {"signature", detail::library_text(signature_.text())},
+                 {"parameters", detail::library_text(parameters)},
+                 {"array_pointers", detail::library_text(detail::array_pointers(declarations))},
+                 {"loop_prep", detail::user_text("loop_prep", checked_.text(options_.loop_prep))},
+                 {"operation", detail::user_text("operation", checked_.text(operation_))},
+                 {"after_loop", detail::user_text("after_loop", checked_.text(options_.after_loop))}});
+        };
+        return detail::KernelProgram(
+            context, generate, options_.build_options,
+            detail::BuildLabel{options_.name,
+                               {{"operation", operation_}, {"preamble", options_.preamble},
+                                {"loop_prep", options_.loop_prep}, {"after_loop", options_.after_loop}}},
+            types, {options_.name});
+    }
+
+    /// The program a call runs: the one with restrict arrays (a work-item's reads may then go out before its
+    /// writes) where the call's arrays lie in distinct buffers, else the one without.
+    const detail::KernelProgram& program_for(const Queue& queue, const std::vector<detail::BoundArgument>& bound) const {
+        if (!aliased_) return program_;
+        bool shared = false;
+        for (std::size_t a = 0; a < bound.size() && !shared; ++a)
+            for (std::size_t b = a + 1; b < bound.size() && !shared; ++b)
+                shared = bound[a].is_array && bound[b].is_array && bound[a].buffer() == bound[b].buffer();
+        if (!shared) return program_;
+        program_.on(queue);  // the queue's context is the kernel's (else this throws)
+        std::lock_guard<std::mutex> lock(aliased_->mutex);
+        if (!aliased_->program) {
+            aliased_->program = std::make_unique<detail::KernelProgram>(make_program(queue.context(), declarations_));
+            if (aliased_->context_released) aliased_->program->release_context();
+        }
+        return *aliased_->program;
+    }
+
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the code indexes only at [i]: checked to hold every index of a call
+    std::string operation_;
     ElementwiseOptions options_;
     detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off
     /// The library's kernel parameters, set by name at launch; the user's follow.
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"}};
     friend struct detail::ContextCache;
-    void release_context() noexcept { program_.release_context(); }
-    detail::KernelProgram program_;
+    void release_context() noexcept {
+        program_.release_context();
+        if (aliased_) {
+            std::lock_guard<std::mutex> lock(aliased_->mutex);
+            aliased_->context_released = true;
+            if (aliased_->program) aliased_->program->release_context();
+        }
+    }
+    detail::KernelProgram program_;       ///< arrays declared restrict
+    std::shared_ptr<Aliased> aliased_;  ///< where some array is not declared restrict by the user
 };
 
 }  // namespace clalgo

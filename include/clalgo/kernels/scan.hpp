@@ -69,6 +69,19 @@ inline bool mentions(const std::string& code, const std::string& name) {
     return std::regex_search(code, std::regex("\\b" + name + "\\b"));
 }
 
+/// Whether an output statement is heavy to copy into the unrolled write loops: it loops, or calls a function
+/// defined in the preamble (whose body each copy inlines).
+inline bool heavy_statement(const std::string& statement, const std::string& preamble) {
+    if (mentions(statement, "for") || mentions(statement, "while")) return true;
+    static const std::regex call("\\b([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
+    for (std::sregex_iterator at(statement.begin(), statement.end(), call), end; at != end; ++at) {
+        const std::string name = (*at)[1].str();
+        if (name != "if" && name != "switch" && name != "return" && name != "sizeof" && mentions(preamble, name))
+            return true;
+    }
+    return false;
+}
+
 }  // namespace detail
 
 
@@ -176,6 +189,7 @@ public:
                 {"is_segment_start_expr", detail::user_text("is_segment_start_expr",
                                                             segmented_ ? checked_.text(options_.is_segment_start_expr) : "false")},
                 {"output_statement", detail::user_text("output_statement", checked_.text(output_statement))},
+                {"unroll_output", detail::library_text(detail::heavy_statement(output_statement, options_.preamble) ? "0" : "1")},
                 {"item_statement", stages.item_statement},
                 {"total_statement", stages.total_statement},
                 {"kept_statement", stages.kept_statement},
