@@ -101,6 +101,9 @@ TEST(Elementwise, OneBufferPassedAsTwoArraysRunsTheKernelWithoutRestrict) {
         add(queue(), a, b, z);  // distinct
         auto got = z.to_host(queue());
         for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(got[k], 2 * host[k]) << k;
+        add(queue(), b, b, z);  // one buffer as two arrays that are only read: the restrict program
+        got = z.to_host(queue());
+        for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(got[k], 2 * host[k]) << k;
         add(queue(), a, a, a);  // one buffer three times, in place: a = 2a
         add(queue(), a, b, a);  // a = 3 x host
         got = a.to_host(queue());

@@ -20,24 +20,24 @@ TEST(MapPolicy, ContiguousChunksOnCpusAndTilesOnGpus) {
     const auto cpu = typical_device(DeviceClass::cpu);
     EXPECT_TRUE(clalgo::detail::map_policy(cpu).contiguous_chunks);
     EXPECT_FALSE(clalgo::detail::map_policy(cpu).fill_by_kernel);
-    const auto cpu_shape = clalgo::detail::map_shape(cpu, 1 << 20, 4096);
+    const auto cpu_shape = clalgo::detail::map_shape(cpu, clalgo::detail::map_policy(cpu), 1 << 20, 4096);
     EXPECT_EQ(cpu_shape.group_size, 1u);
     EXPECT_EQ(cpu_shape.groups, std::size_t(cpu.compute_units) * 8);
-    EXPECT_EQ(clalgo::detail::map_shape(cpu, 5, 4096).groups, 5u);
+    EXPECT_EQ(clalgo::detail::map_shape(cpu, clalgo::detail::map_policy(cpu), 5, 4096).groups, 5u);
     for (auto device : {DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
         const auto info = typical_device(device);
         EXPECT_FALSE(clalgo::detail::map_policy(info).contiguous_chunks);
         EXPECT_TRUE(clalgo::detail::map_policy(info).fill_by_kernel);
         EXPECT_EQ(clalgo::detail::map_policy(info).items, 4u);
-        const auto shape = clalgo::detail::map_shape(info, std::int64_t(1) << 40, 1024);
+        const auto shape = clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), std::int64_t(1) << 40, 1024);
         EXPECT_EQ(shape.group_size, 256u);
         EXPECT_EQ(shape.groups, std::size_t(info.compute_units) * 4096);  // each group then takes several tiles
-        EXPECT_EQ(clalgo::detail::map_shape(info, 1 << 20, 1024).groups, std::size_t(1) << 10);  // tiles of 1024
-        EXPECT_EQ(clalgo::detail::map_shape(info, 1025, 1024).groups, 2u);
-        EXPECT_EQ(clalgo::detail::map_shape(info, 300, 1024).groups, 1u);
-        EXPECT_EQ(clalgo::detail::map_shape(info, 300, 64).group_size, 64u);  // a kernel that allows fewer
-        EXPECT_EQ(clalgo::detail::map_shape(info, 300, 64).groups, 2u);
-        EXPECT_EQ(clalgo::detail::map_shape(info, 0, 1024).groups, 0u);
+        EXPECT_EQ(clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), 1 << 20, 1024).groups, std::size_t(1) << 10);  // tiles of 1024
+        EXPECT_EQ(clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), 1025, 1024).groups, 2u);
+        EXPECT_EQ(clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), 300, 1024).groups, 1u);
+        EXPECT_EQ(clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), 300, 64).group_size, 64u);  // a kernel that allows fewer
+        EXPECT_EQ(clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), 300, 64).groups, 2u);
+        EXPECT_EQ(clalgo::detail::map_shape(info, clalgo::detail::map_policy(info), 0, 1024).groups, 0u);
     }
 }
 

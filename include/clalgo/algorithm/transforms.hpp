@@ -98,12 +98,16 @@ Array<T> arange(const Queue& queue, T start, T stop, T step = T(1)) {
     return x;
 }
 
-/// Sets every element of x to value. Returns the event. Numbers on GPUs by a map kernel (NVIDIA's
+/// Sets every element of x to value. Returns the event. Scalars on GPUs by a map kernel (NVIDIA's
 /// clEnqueueFillBuffer writes at about half the bandwidth), else as ArrayView::fill.
 template <class T>
 cl::Event fill(const Queue& queue, const ArrayView<T>& x, const detail::non_deduced_t<T>& value, const WaitFor& wait = {}) {
-    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-        if (!x.empty() && detail::map_policy(queue.info()).fill_by_kernel) {
+    if constexpr (detail::scalar_type_name<T>() != nullptr) {
+        bool kernel = !x.empty() && detail::map_policy(queue.info()).fill_by_kernel;
+        // the map is built for every device of the context: each must have the type
+        for (std::size_t d = 0; kernel && d < queue.context().devices().size(); ++d)
+            kernel = !std::is_same_v<T, double> || queue.context().info(d).has_fp64;
+        if (kernel) {
             const std::string type = type_name<T>();
             return detail::cached_map(queue.context(), "clalgo_fill", type + " *x, " + type + " value", "x[i] = value")(
                 queue, detail::all_indices(x.size()), x, value, wait);

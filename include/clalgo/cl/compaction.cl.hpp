@@ -40,7 +40,11 @@ void ${name}_compact(
     ulong clalgo_kept_bits = 0;  /* bit j: this work-item's item of row j is kept */
     /* the loop twice, full tiles without the bounds check (see clalgo_load_tile) */
     if (clalgo_full) {
+#if CLALGO_UNROLL_INPUT
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
         for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
             const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
             const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
@@ -49,7 +53,11 @@ void ${name}_compact(
                 clalgo_kept_bits |= (ulong)1 << clalgo_j;
         }
     } else {
+#if CLALGO_UNROLL_INPUT
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
         for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
             const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + clalgo_lid;
             if (clalgo_k < n) {

@@ -17,8 +17,10 @@ ${call_struct}
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_TILE (CLALGO_GROUP_SIZE * CLALGO_ITEMS)
-/* the write loops unrolled, unless the output statement is heavy: each copy adds to the build (look-and-say's,
-   a call of preamble code with a loop, took 4 s to build unrolled on an H100) */
+/* the load and write loops unrolled, unless the input expression (or the segment test) or the output statement
+   is heavy: each copy adds to the build (look-and-say's, calls of preamble code with loops, took 4 s to build
+   unrolled on an H100); a load loop not unrolled keeps its loaded values in private memory, not registers */
+#define CLALGO_UNROLL_INPUT ${unroll_input}
 #define CLALGO_UNROLL_OUTPUT ${unroll_output}
 #define CLALGO_SEGMENTED ${segmented}
 #define CLALGO_WARP_SHUFFLE ${warp_shuffle}
@@ -71,7 +73,11 @@ inline void clalgo_load_tile(const long clalgo_tile_first, const long n, const l
     /* the loop twice, full tiles without the bounds check, rather than leaving the compiler to split it:
        NVIDIA's did not always, and then a full tile's loads were not in flight together */
     if (clalgo_full) {
+#if CLALGO_UNROLL_INPUT
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
         for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
             const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
             const long i = clalgo_first_i + (long)clalgo_j * clalgo_i_stride;
@@ -83,7 +89,11 @@ inline void clalgo_load_tile(const long clalgo_tile_first, const long n, const l
 #endif
         }
     } else {
+#if CLALGO_UNROLL_INPUT
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
         for (uint clalgo_j = 0; clalgo_j < CLALGO_ITEMS; ++clalgo_j) {
             const long clalgo_k = clalgo_tile_first + clalgo_j * CLALGO_GROUP_SIZE + get_local_id(0);
             clalgo_loaded[clalgo_j] = clalgo_neutral();

@@ -18,6 +18,7 @@
 #include <clalgo/core/range.hpp>
 #include <clalgo/policy/map.hpp>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -83,7 +84,7 @@ public:
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))
             .user(bound, violations.buffer());
-        const auto shape = detail::map_shape(*on.info, n, detail::kernel_work_group_size(kernel, on.device));
+        const auto shape = detail::map_shape(*on.info, policies_.at(on.info), n, detail::kernel_work_group_size(kernel, on.device));
         cl::Event done = detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         return done;
@@ -108,12 +109,16 @@ private:
         for (const auto& declaration : declarations) types.push_back(declaration.type);
         const std::string parameters = detail::kernel_parameters(declarations) + checked_.parameters();
         auto generate = [&](const DeviceInfo& info) {
+            // the first program fixes the device's policy: the other is made with it, and launches follow it
+            const auto found = policies_.find(&info);
+            const detail::MapPolicy policy =
+                found != policies_.end() ? found->second : policies_.emplace(&info, detail::map_policy(info)).first->second;
             return detail::render(
                 detail::cl_source::elementwise,
                 {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
                  {"preamble", detail::user_text("preamble", options_.preamble)},
-                 {"contiguous_chunks", detail::library_text(detail::map_policy(info).contiguous_chunks ? "1" : "0")},
-                 {"items", detail::library_text(std::to_string(detail::map_policy(info).items))},
+                 {"contiguous_chunks", detail::library_text(policy.contiguous_chunks ? "1" : "0")},
+                 {"items", detail::library_text(std::to_string(policy.items))},
                  {"name", detail::library_text(options_.name)},
                  {"signature", detail::library_text(signature_.text())},
                  {"parameters", detail::library_text(parameters)},
@@ -134,10 +139,12 @@ private:
     /// writes) where the call's arrays lie in distinct buffers, else the one without.
     const detail::KernelProgram& program_for(const Queue& queue, const std::vector<detail::BoundArgument>& bound) const {
         if (!aliased_) return program_;
+        // one buffer as two arrays, one of them written (arrays only read may share memory under restrict)
         bool shared = false;
         for (std::size_t a = 0; a < bound.size() && !shared; ++a)
             for (std::size_t b = a + 1; b < bound.size() && !shared; ++b)
-                shared = bound[a].is_array && bound[b].is_array && bound[a].buffer() == bound[b].buffer();
+                shared = bound[a].is_array && bound[b].is_array && bound[a].buffer() != nullptr &&
+                         bound[a].buffer() == bound[b].buffer() && !(declarations_[a].is_const && declarations_[b].is_const);
         if (!shared) return program_;
         program_.on(queue);  // the queue's context is the kernel's (else this throws)
         std::lock_guard<std::mutex> lock(aliased_->mutex);
@@ -164,6 +171,9 @@ private:
             if (aliased_->program) aliased_->program->release_context();
         }
     }
+    /// Per device, the map policy the programs were made with (read once: the launches' shapes must match it).
+    /// Filled by the first program's build (in the constructor); only read after it.
+    mutable std::map<const DeviceInfo*, detail::MapPolicy> policies_;
     detail::KernelProgram program_;       ///< arrays declared restrict
     std::shared_ptr<Aliased> aliased_;  ///< where some array is not declared restrict by the user
 };

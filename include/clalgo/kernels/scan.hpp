@@ -69,14 +69,15 @@ inline bool mentions(const std::string& code, const std::string& name) {
     return std::regex_search(code, std::regex("\\b" + name + "\\b"));
 }
 
-/// Whether an output statement is heavy to copy into the unrolled write loops: it loops, or calls a function
-/// defined in the preamble (whose body each copy inlines).
+/// Whether an expression or statement is heavy to copy into the unrolled load or write loops: it loops, or calls
+/// a function that the preamble defines (whose body each copy inlines; built-in functions are not counted).
 inline bool heavy_statement(const std::string& statement, const std::string& preamble) {
     if (mentions(statement, "for") || mentions(statement, "while")) return true;
     static const std::regex call("\\b([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
     for (std::sregex_iterator at(statement.begin(), statement.end(), call), end; at != end; ++at) {
         const std::string name = (*at)[1].str();
-        if (name != "if" && name != "switch" && name != "return" && name != "sizeof" && mentions(preamble, name))
+        if (name != "if" && name != "switch" && name != "return" && name != "sizeof" &&
+            std::regex_search(preamble, std::regex("\\b" + name + "\\s*\\([^;{]*\\)\\s*\\{")))
             return true;
     }
     return false;
@@ -189,6 +190,10 @@ public:
                 {"is_segment_start_expr", detail::user_text("is_segment_start_expr",
                                                             segmented_ ? checked_.text(options_.is_segment_start_expr) : "false")},
                 {"output_statement", detail::user_text("output_statement", checked_.text(output_statement))},
+                {"unroll_input", detail::library_text(detail::heavy_statement(input_expr, options_.preamble) ||
+                                                              (segmented_ && detail::heavy_statement(options_.is_segment_start_expr,
+                                                                                                     options_.preamble))
+                                                          ? "0" : "1")},
                 {"unroll_output", detail::library_text(detail::heavy_statement(output_statement, options_.preamble) ? "0" : "1")},
                 {"item_statement", stages.item_statement},
                 {"total_statement", stages.total_statement},

@@ -1,7 +1,7 @@
 // How a map (ElementwiseKernel) runs on a device class: on a GPU tiles of `items` x 256 consecutive items, one
 // per work-group, on a CPU a few contiguous chunks per core (their loops vectorise).
 //   detail::MapPolicy policy = detail::map_policy(info);   // policy.contiguous_chunks on CPUs
-//   detail::WorkShape shape = detail::map_shape(info, n, largest_group);
+//   detail::WorkShape shape = detail::map_shape(info, policy, n, largest_group);
 #pragma once
 
 #include <clalgo/core/device_info.hpp>
@@ -50,16 +50,16 @@ inline MapPolicy map_policy(const DeviceInfo& info) {
 /// The shape of a map over n items: on a GPU one group of 256 per tile of 256 x items, up to
 /// compute_units x 4096 groups (each then takes every so many tiles), compute_units x 8 contiguous
 /// chunks on a CPU (on PoCL, 4 x faster than a grid-stride loop, whose work-items do not vectorise).
-inline WorkShape map_shape(const DeviceInfo& info, std::int64_t n, std::size_t max_group_size) {
+inline WorkShape map_shape(const DeviceInfo& info, const MapPolicy& policy, std::int64_t n, std::size_t max_group_size) {
     WorkShape shape;
     if (n <= 0) return shape;
-    if (map_policy(info).contiguous_chunks) {
+    if (policy.contiguous_chunks) {
         shape.group_size = 1;
         shape.groups = std::min<std::size_t>(static_cast<std::size_t>(n), std::size_t(info.compute_units) * 8);
         return shape;
     }
     shape.group_size = std::min<std::size_t>(256, max_group_size);
-    shape.groups = std::min<std::size_t>(divide_up(static_cast<std::uint64_t>(n), shape.group_size * map_policy(info).items),
+    shape.groups = std::min<std::size_t>(divide_up(static_cast<std::uint64_t>(n), shape.group_size * policy.items),
                                          std::size_t(info.compute_units) * 4096);
     return shape;
 }
