@@ -39,31 +39,28 @@ class ByKeyKernel {
     using Scanned = RunValue<Count, V>;
 
 public:
-    ByKeyKernel(const Context& context, const ByKeySpec& spec) : name_(spec.name), fold_(spec.fold) {
-        // reduce_by_key runs the tile kernel on devices whose policy says so, the scan of pairs elsewhere
-        bool any_scan = !spec.fold;
+    ByKeyKernel(const Context& context, const ByKeySpec& spec)
+        : name_(spec.name), fold_(spec.fold), declarations_(parse_arguments(spec.arguments())) {
+        // reduce_by_key runs the tile kernel on devices whose policy says so (unless a scan algorithm is asked
+        // for by name), the scan of pairs elsewhere
+        bool any_tile = false, any_scan = false;
         for (const auto& device : context.devices()) {
             const DeviceInfo& info = context.info(device);
-            // a scan algorithm asked for by name runs the scan
-            const bool tile = spec.fold && spec.algorithm == ScanAlgorithm::automatic && reduce_by_key_policy(info, type_size(spec.key_type) + sizeof(V),
-                                                                sizeof(Scanned)).tile_kernel;
+            const bool tile = spec.fold && spec.algorithm == ScanAlgorithm::automatic &&
+                              reduce_by_key_policy(info, type_size(spec.key_type) + sizeof(V), sizeof(Scanned)).tile_kernel;
             tile_on_.emplace_back(&info, tile);
+            any_tile = any_tile || tile;
             any_scan = any_scan || !tile;
         }
-        if (spec.fold && !any_scan) {
-            fold_tile_ = std::make_unique<ReduceByKeyTileKernel<Count, V>>(context, spec, type_size(spec.key_type));
-        } else if (spec.fold) {
+        if (any_tile) fold_tile_ = std::make_unique<ReduceByKeyTileKernel<Count, V>>(context, spec, type_size(spec.key_type));
+        if (spec.fold && any_scan)
             fold_scan_ = std::make_unique<GenericScanKernel<Scanned>>(context, spec.arguments(), run_start(),
                                                                       "clalgo_run_combine(a, b)", "clalgo_run_neutral()",
                                                                       "", options(spec), fold_stages());
-            for (const auto& entry : tile_on_)
-                if (entry.second && !fold_tile_)
-                    fold_tile_ = std::make_unique<ReduceByKeyTileKernel<Count, V>>(context, spec, type_size(spec.key_type));
-        } else {
+        if (!spec.fold)
             unique_scan_ = std::make_unique<GenericScanKernel<Count>>(context, spec.arguments(),
                                                                       "(" + run_start_test() + ") ? 1 : 0", "a+b", "0",
                                                                       "", options(spec), unique_stages());
-        }
     }
 
     /// Runs over keys.size() items; results beyond `room` are not written, count[0] receives the number of runs.
@@ -75,9 +72,7 @@ public:
         const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
                                                bind(values_out), bind(count),  bind(room)};
         if (fold_tile_ && tile_on(queue.info())) {
-            static const std::vector<ArgumentDeclaration> declarations = parse_arguments(
-                "const int *keys, const int *values, int *keys_out, int *values_out, long *count, long room");
-            check_call_arrays(name_, declarations, bound, {true, true, false, false, false, false}, queue,
+            check_call_arrays(name_, declarations_, bound, {true, true, false, false, false, false}, queue,
                               IndexRange{0, static_cast<std::int64_t>(keys.size()), 1}, true);
             return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
         }
@@ -87,11 +82,11 @@ public:
 
     /// The generated source on a device (the tile kernel's where it runs there).
     const std::string& source(std::size_t device_index = 0) const {
-        if (fold_tile_ && (!fold_scan_ || tile_at(device_index))) return fold_tile_->source(device_index);
+        if (fold_tile_ && tile_at(device_index)) return fold_tile_->source(device_index);
         return fold_ ? fold_scan_->source(device_index) : unique_scan_->source(device_index);
     }
     const std::string& build_log(std::size_t device_index = 0) const {
-        if (fold_tile_ && (!fold_scan_ || tile_at(device_index))) return fold_tile_->build_log(device_index);
+        if (fold_tile_ && tile_at(device_index)) return fold_tile_->build_log(device_index);
         return fold_ ? fold_scan_->build_log(device_index) : unique_scan_->build_log(device_index);
     }
     /// Whether reduce_by_key runs the tile kernel on a device of the context.
@@ -178,6 +173,7 @@ private:
 
     std::string name_;
     bool fold_;
+    std::vector<ArgumentDeclaration> declarations_;  ///< spec.arguments(): the tile path's checks name them
     /// Per device of the context, in its order: whether reduce_by_key runs the tile kernel there.
     std::vector<std::pair<const DeviceInfo*, bool>> tile_on_;
 

@@ -73,7 +73,7 @@ public:
                            {"reduce_expr", user_text("reduce_expr", spec.reduce_expr)},
                            {"neutral", user_text("neutral", spec.neutral)},
                            {"name", library_text(name_)},
-                           {"signature", library_text(signature().text())}});
+                           {"signature", library_text(signature_.text())}});
         };
         program_ = KernelProgram(context, generate, spec.build_options,
                                  BuildLabel{name_, {{"reduce_expr", spec.reduce_expr}, {"neutral", spec.neutral},
@@ -121,7 +121,7 @@ public:
         args.tiles = static_cast<cl_uint>(tiles);
         args.epoch = scratch.epoch;
         cl::Kernel& kernel = on.kernel(name_);
-        KernelArguments(kernel, signature())
+        KernelArguments(kernel, signature_, &on.memo(name_))
             .set("clalgo_args", args)
             .set("clalgo_keys", keys.buffer())
             .set("clalgo_values", values.buffer())
@@ -138,15 +138,13 @@ public:
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
 
 private:
-    static Signature signature() {
-        return Signature{{"const clalgo_by_key_args_t", "clalgo_args"},
+    Signature signature_{{"const clalgo_by_key_args_t", "clalgo_args"},
                          {"__global const clalgo_key_t *", "clalgo_keys"},
                          {"__global const clalgo_item_t *", "clalgo_values"},
                          {"__global clalgo_key_t *", "clalgo_keys_out"},
                          {"__global clalgo_item_t *", "clalgo_values_out"},
                          {"__global long *", "clalgo_count"},
                          {"__global uchar *", "clalgo_state"}};
-    }
 
     friend struct ContextCache;
     void release_context() noexcept { program_.release_context(); }
