@@ -360,7 +360,7 @@ TEST(Launch, EmptyRangeTouchesNothing) {
     clalgo::Array<int> x(queue(), 10);
     x.fill(queue(), -5);
     for (const auto empty : {clalgo::range(3, 3), clalgo::range(5, 2), clalgo::range(2, 5, -1)})
-        EXPECT_EQ(kernel(queue(), empty, x).getInfo<CL_EVENT_COMMAND_TYPE>(), cl_command_type(CL_COMMAND_MARKER));
+        EXPECT_EQ(kernel(queue(), empty, x).get().getInfo<CL_EVENT_COMMAND_TYPE>(), cl_command_type(CL_COMMAND_MARKER));
     EXPECT_EQ(x.to_host(queue()), std::vector<int>(10, -5));
 }
 

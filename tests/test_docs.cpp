@@ -45,7 +45,7 @@ TEST(Docs, ReadmeFirstKernel) {
     clalgo::Array<float> z(q, 1000);
     clalgo::ElementwiseKernel lin_comb(ctx, "float a, const float *x, float b, const float *y, float *z",
                                        "z[i] = a*x[i] + b*y[i]");
-    lin_comb(q, 5.0f, x, 6.0f, y, z);  // enqueued, not waited for: returns a cl::Event
+    lin_comb(q, 5.0f, x, 6.0f, y, z);  // enqueued, not waited for: returns a clalgo::Event
     clalgo::ReductionKernel<float> sum(ctx, "0", "a+b", "z[i]", "const float *z");
     float total = sum(q, z);           // waits for the result: 1000 x (5*1 + 6*2) = 17000
     // end doc
@@ -91,7 +91,7 @@ TEST(Docs, Arrays) {
     // doc: docs/kernels.md
     auto x = clalgo::to_device(q, std::vector<float>{1, 2, 3, 4});  // copies; blocks until done
     clalgo::Array<float> y(q, x.size());                            // 4 floats, uninitialised
-    x.copy_to(q, y);                                                // enqueued: returns a cl::Event
+    x.copy_to(q, y);                                                // enqueued: returns a clalgo::Event
     y.fill(q, 0.0f);                                                // enqueued (after the copy: queues are in order)
     auto tail = x.view(1, 3);                                       // elements 1, 2, 3 of x: shares its buffer
     std::vector<float> back = tail.to_host(q);                      // {2, 3, 4}; blocks
@@ -114,7 +114,7 @@ TEST(Docs, Elementwise) {
     // doc: docs/kernels.md
     clalgo::ElementwiseKernel lin_comb(ctx, "float a, const float *x, float b, const float *y, float *z",
                                        "z[i] = a*x[i] + b*y[i]");
-    cl::Event done = lin_comb(q, 5.0f, x, 6.0f, y, z);  // i = 0, 1, ..., x.size() - 1
+    clalgo::Event done = lin_comb(q, 5.0f, x, 6.0f, y, z);  // i = 0, 1, ..., x.size() - 1
     lin_comb(q, clalgo::range(0, 1000, 2), 1.0f, x, 1.0f, y, z,
              clalgo::wait_for(done));                    // i = 0, 2, 4, ..., 998, once `done` has completed
     // end doc
@@ -456,7 +456,7 @@ TEST(Docs, CopyIfIntoArraysAndOverRanges) {
     // doc: docs/kernels.md
     clalgo::Array<int> out(q, values.size());
     clalgo::Array<std::int64_t> out_count(q, 1);
-    cl::Event done = clalgo::copy_if(q, values, out, out_count, "ary[i] % 2 == 0");  // allocates nothing
+    clalgo::Event done = clalgo::copy_if(q, values, out, out_count, "ary[i] % 2 == 0");  // allocates nothing
 
     clalgo::SelectionOptions first_ten;
     first_ten.capacity = 10;  // room for 10 items; the count still counts them all

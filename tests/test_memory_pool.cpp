@@ -214,6 +214,51 @@ TEST(MemoryPool, WaitsForTheWorkEnqueuedBeforeTheReleaseEvenWhereItUsesOtherBuff
     EXPECT_EQ(c.buffer()(), first);
 }
 
+TEST(MemoryPool, ClalgosOwnDrawsTakeABufferBackFromTheirQueueWithoutAMarker) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    cl_mem first = nullptr;
+    {
+        Array<float> a(q, 1000, clalgo::detail::pooled_in_queue_order);
+        a.fill(q, 1.0f);
+        first = a.buffer()();
+    }
+    q.finish();  // so that no driver still holds the buffer for the fill (PoCL's commands count as its handles)
+    // no marker was enqueued at a's return; the same queue's later commands follow the fill anyway
+    Array<float> b(q, 1000, clalgo::detail::pooled_in_queue_order);
+    EXPECT_EQ(b.buffer()(), first);
+    EXPECT_EQ(MemoryPool::of(ctx).statistics().hits, 1u);
+    b.fill(q, 2.0f);
+    EXPECT_EQ(b.to_host(q), std::vector<float>(1000, 2.0f));
+}
+
+TEST(MemoryPool, ABufferBackInQueueOrderWaitsForItsWorkBeforeOtherQueuesOrUserDrawsTakeIt) {
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx), other(ctx);
+    Gate gate(ctx);
+    cl_mem first = nullptr;
+    {
+        Array<float> a(q, 1000, clalgo::detail::pooled_in_queue_order);
+        a.fill(q, 1.0f, {gate.event});
+        first = a.buffer()();
+    }
+    std::vector<Array<float>> held;  // kept until the end, so that only `first` is in the pool to take
+    held.emplace_back(other, 1000, clalgo::detail::pooled_in_queue_order);
+    EXPECT_NE(held.back().buffer()(), first);
+    held.emplace_back(q, 1000, clalgo::pooled);
+    EXPECT_NE(held.back().buffer()(), first);
+    EXPECT_EQ(MemoryPool::of(ctx).statistics().hits, 0u);
+    gate.open();
+    // the first draw that needs the proof enqueues the marker, which may not have completed when it looks
+    bool taken = false;
+    for (int attempt = 0; attempt < 3 && !taken; ++attempt) {
+        q.finish();
+        held.emplace_back(other, 1000, clalgo::pooled);
+        taken = held.back().buffer()() == first;
+    }
+    EXPECT_TRUE(taken);
+}
+
 TEST(MemoryPool, DoesNotReuseABufferAViewStillHolds) {
     auto ctx = fresh_context();
     clalgo::Queue q(ctx);

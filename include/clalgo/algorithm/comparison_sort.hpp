@@ -54,15 +54,15 @@ const MergeSortKernel<Key, Value>& cached_merge_sort(const Context& context, con
 /// before b). Asynchronous: the event completes when they are sorted. Uses one temporary copy of the data.
 /// (`Less` is a string type: deduced, so that a braced SortOptions such as `{true}` picks the radix sort.)
 template <class T, class Less, std::enable_if_t<std::is_convertible_v<const Less&, std::string>, int> = 0>
-cl::Event sort(const Queue& queue, const ArrayView<T>& values, const Less& less,
-               const ComparisonSortOptions& options = {}) {
+Event sort(const Queue& queue, const ArrayView<T>& values, const Less& less,
+           const ComparisonSortOptions& options = {}) {
     return detail::cached_merge_sort<T, void>(queue.context(), less, options)(queue, values);
 }
 
 /// Sorts `keys` in place, stably, by `less` over keys, and moves `values` (any type, as many) with them.
 template <class Key, class Value, class Less, std::enable_if_t<std::is_convertible_v<const Less&, std::string>, int> = 0>
-cl::Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Value>& values,
-                      const Less& less, const ComparisonSortOptions& options = {}) {
+Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Value>& values,
+                  const Less& less, const ComparisonSortOptions& options = {}) {
     if (keys.size() != values.size())
         throw std::invalid_argument("clalgo::sort_by_key: keys has " + std::to_string(keys.size()) +
                                     " elements and values " + std::to_string(values.size()) + "; they must be as many");

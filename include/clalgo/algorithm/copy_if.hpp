@@ -30,9 +30,9 @@ Selection<Value> copy_if(const Queue& queue, const IndexRange& indices, const st
 /// Into arrays the caller keeps: the kept elements go to the front of `output` (as many as fit), their number
 /// to `count` (one element). Returns the event; nothing is allocated.
 template <class T>
-cl::Event copy_if(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
-                  const ArrayView<std::int64_t>& count, const std::string& predicate,
-                  const SelectionOptions& options = {}) {
+Event copy_if(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
+              const ArrayView<std::int64_t>& count, const std::string& predicate,
+              const SelectionOptions& options = {}) {
     return detail::run_selection<T>(queue, detail::SelectionInput<T>{input, {}}, predicate, detail::Placement::kept,
                                     {}, options, "copy_if", static_cast<std::int64_t>(output.size()), count, output);
 }
@@ -40,8 +40,8 @@ cl::Event copy_if(const Queue& queue, const ArrayView<T>& input, const ArrayView
 /// Over a range, into arrays the caller keeps: the kept indices (or options.value_expr of them) go to the front of
 /// `output`, their number to `count`. Returns the event; nothing is allocated.
 template <class Value = std::int64_t>
-cl::Event copy_if(const Queue& queue, const IndexRange& indices, const ArrayView<Value>& output,
-                  const ArrayView<std::int64_t>& count, const std::string& predicate, const SelectionOptions& options = {}) {
+Event copy_if(const Queue& queue, const IndexRange& indices, const ArrayView<Value>& output,
+              const ArrayView<std::int64_t>& count, const std::string& predicate, const SelectionOptions& options = {}) {
     return detail::run_selection<Value>(queue, detail::SelectionInput<Value>{std::nullopt, indices}, predicate,
                                         detail::Placement::kept, {}, options, "copy_if",
                                         static_cast<std::int64_t>(output.size()), count, output);

@@ -101,7 +101,7 @@ public:
     /// Overwrites `bins` with the counts over [0, size of the first array argument), or a clalgo::range among the
     /// arguments. Asynchronous: returns the event.
     template <class... Args>
-    cl::Event operator()(const Queue& queue, const ArrayView<Count>& bins, const Args&... arguments) const {
+    Event operator()(const Queue& queue, const ArrayView<Count>& bins, const Args&... arguments) const {
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
@@ -110,8 +110,8 @@ public:
         return enqueue(queue, bins, indices, bound, call.wait);
     }
 
-    cl::Event enqueue(const Queue& queue, const ArrayView<Count>& bins, const IndexRange& indices,
-                      const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
+    Event enqueue(const Queue& queue, const ArrayView<Count>& bins, const IndexRange& indices,
+                  const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");
         const std::int64_t n = indices.size();
         if (n == 0) return bins.fill(queue, Count(0), wait);
@@ -133,7 +133,7 @@ public:
             .set("clalgo_counts_offset", cl_long(bins.offset()))
             .set("clalgo_sums", scratch.sums.buffer).set("clalgo_done", scratch.done.buffer)
             .user(bound, violations.buffer());
-        cl::Event done = detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
+        Event done = detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
                                         options_.name.c_str());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         return done;
@@ -173,8 +173,8 @@ struct HistogramCache {
 /// range.upper); values outside (and NaNs) are not counted. Integer values up to 32 bits are binned exactly
 /// (lower and upper must then be whole numbers); float in float, double and 64-bit integers in double.
 template <class T, class Count>
-cl::Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<Count>& bins,
-                    const HistogramRange& range) {
+Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<Count>& bins,
+                const HistogramRange& range) {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "clalgo::histogram bins scalar numbers");
     if (!(range.lower < range.upper))
         throw std::invalid_argument("clalgo::histogram: the range's lower (" + std::to_string(range.lower) +

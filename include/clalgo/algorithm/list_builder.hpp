@@ -153,7 +153,7 @@ public:
         for (const auto& list : lists_) {
             auto& stored = result.stored()[list.name];
             stored.type = detail::canonical_type_name(list.type);
-            stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1, pooled);
+            stored.offsets = Array<std::int64_t>(queue, static_cast<std::size_t>(n) + 1, detail::pooled_in_queue_order);
             if (n == 0) {  // no count pass to write offsets[0]; written, not filled (Oclgrind does not see fills)
                 const std::int64_t zero = 0;
                 stored.offsets.write(queue, &zero);
@@ -162,7 +162,7 @@ public:
         // one violation buffer for both passes: a statement out of bounds throws after the count, before the write
         const detail::Violations violations(checked_.on(), queue);
         if (n > 0) {
-            const cl::Event counted = run(queue, "_count", indices, result, bound, call.wait, violations.buffer());
+            const Event counted = run(queue, "_count", indices, result, bound, call.wait, violations.buffer());
             violations.throw_if_any(queue, counted, options_.name + "_count", declarations_, bound);
         }
         for (const auto& list : lists_) {
@@ -174,16 +174,16 @@ public:
                                    .allocate(queue, static_cast<std::size_t>(stored.count) * detail::type_size(stored.type));
         }
         if (n > 0) {
-            const cl::Event written = run(queue, "_write", indices, result, bound, {}, violations.buffer());
+            const Event written = run(queue, "_write", indices, result, bound, {}, violations.buffer());
             violations.throw_if_any(queue, written, options_.name + "_write", declarations_, bound);
         }
         return result;
     }
 
 private:
-    cl::Event run(const Queue& queue, const std::string& pass, const IndexRange& indices, BuiltLists& lists,
-                  const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
-                  const cl::Buffer* violations) const {
+    Event run(const Queue& queue, const std::string& pass, const IndexRange& indices, BuiltLists& lists,
+              const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
+              const cl::Buffer* violations) const {
         auto& on = program_.on(queue);
         const auto policy = list_builder_policy(*on.info, indices.size());
         std::lock_guard<std::mutex> lock(*on.launch_mutex);

@@ -49,10 +49,10 @@ const ByKeyKernel<Count, V>& cached_by_key(const Context& context, const ByKeySp
 
 /// Runs the by-key algorithm into the given arrays; results beyond their room are dropped, the count is exact.
 template <class K, class V>
-cl::Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values, const ArrayView<K>& keys_out,
-                 const ArrayView<V>& values_out, const ArrayView<std::int64_t>& count, bool fold,
-                 const std::string& reduce_expr, const std::string& neutral, const SegmentOptions& options,
-                 const std::string& algorithm) {
+Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values, const ArrayView<K>& keys_out,
+             const ArrayView<V>& values_out, const ArrayView<std::int64_t>& count, bool fold,
+             const std::string& reduce_expr, const std::string& neutral, const SegmentOptions& options,
+             const std::string& algorithm) {
     if (keys.size() != values.size())
         throw std::invalid_argument("clalgo::" + algorithm + ": 'keys' has " + std::to_string(keys.size()) +
                                     " elements but 'values' has " + std::to_string(values.size()));
@@ -77,8 +77,8 @@ template <class K, class V>
 ByKeyResult<K, V> by_key_new(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values, bool fold,
                              const std::string& reduce_expr, const std::string& neutral, const SegmentOptions& options,
                              const std::string& algorithm) {
-    ByKeyResult<K, V> result{Array<K>(queue, keys.size(), pooled), Array<V>(queue, keys.size(), pooled),
-                             DeviceCount{Array<std::int64_t>(queue, 1, pooled), cl::Event()}};
+    ByKeyResult<K, V> result{Array<K>(queue, keys.size(), detail::pooled_in_queue_order), Array<V>(queue, keys.size(), detail::pooled_in_queue_order),
+                             DeviceCount{Array<std::int64_t>(queue, 1, detail::pooled_in_queue_order), Event()}};
     result.count.event = by_key(queue, keys, values, result.keys.view(), result.values.view(), result.count.device.view(),
                                 fold, reduce_expr, neutral, options, algorithm);
     return result;
@@ -98,10 +98,10 @@ ByKeyResult<K, V> reduce_by_key(const Queue& queue, const ArrayView<K>& keys, co
 /// Into arrays the caller keeps (nothing allocated but scratch kept for the next call): results go to the front
 /// of keys_out and values_out (as many as fit), the number of runs to count (one element). Returns the event.
 template <class K, class V>
-cl::Event reduce_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
-                        const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
-                        const ArrayView<std::int64_t>& count, const std::string& reduce_expr,
-                        const std::string& neutral, const SegmentOptions& options = {}) {
+Event reduce_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
+                    const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
+                    const ArrayView<std::int64_t>& count, const std::string& reduce_expr,
+                    const std::string& neutral, const SegmentOptions& options = {}) {
     return detail::by_key(queue, keys, values, keys_out, values_out, count, true, reduce_expr, neutral, options,
                           "reduce_by_key");
 }
@@ -114,9 +114,9 @@ ByKeyResult<K, V> unique_by_key(const Queue& queue, const ArrayView<K>& keys, co
 
 /// Into arrays the caller keeps, as reduce_by_key's form of the same name.
 template <class K, class V>
-cl::Event unique_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
-                        const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
-                        const ArrayView<std::int64_t>& count) {
+Event unique_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
+                    const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
+                    const ArrayView<std::int64_t>& count) {
     return detail::by_key(queue, keys, values, keys_out, values_out, count, false, "", "", {}, "unique_by_key");
 }
 

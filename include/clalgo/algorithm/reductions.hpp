@@ -202,12 +202,13 @@ std::int64_t arg_host(const Queue& queue, const ArrayView<T>& x, bool largest) {
 }
 
 template <class T>
-cl::Event arg_device(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
-                     const WaitFor& wait, bool largest) {
+Event arg_device(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
+                 const WaitFor& wait, bool largest) {
     require_one_element(largest ? "argmax" : "argmin", result.size());
     const DeviceResult<cl_long2> pair = arg_kernel<T>(queue.context(), largest).async(queue, x, wait);
-    // pair.value is released on return: OpenCL deletes its buffer only once the launch below that reads it is done
-    return arg_index_kernel(queue.context())(queue, range(0, 1), result, pair.value, wait_for(pair.event));
+    // pair.value is released on return: OpenCL deletes its buffer only once the launch below that reads it is done;
+    // the launch follows the reduction on the in-order queue
+    return arg_index_kernel(queue.context())(queue, range(0, 1), result, pair.value);
 }
 
 }  // namespace detail
@@ -221,8 +222,8 @@ sum_type_t<T> sum(const Queue& queue, const ArrayView<T>& x) {
 
 /// The sum into `result` (one element) on the device; returns the event.
 template <class T>
-cl::Event sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<sum_type_t<T>>& result,
-              const WaitFor& wait = {}) {
+Event sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<sum_type_t<T>>& result,
+          const WaitFor& wait = {}) {
     detail::require_one_element("sum", result.size());
     return detail::sum_kernel<T>(queue.context()).into(queue, result, x, wait);
 }
@@ -234,7 +235,7 @@ T min(const Queue& queue, const ArrayView<T>& x) {
 }
 
 template <class T>
-cl::Event min(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
+Event min(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
     detail::require_one_element("min", result.size());
     return detail::extremum_kernel<T>(queue.context(), false).into(queue, result, x, wait);
 }
@@ -246,7 +247,7 @@ T max(const Queue& queue, const ArrayView<T>& x) {
 }
 
 template <class T>
-cl::Event max(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
+Event max(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
     detail::require_one_element("max", result.size());
     return detail::extremum_kernel<T>(queue.context(), true).into(queue, result, x, wait);
 }
@@ -260,8 +261,8 @@ sum_type_t<T> dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>&
 }
 
 template <class T>
-cl::Event dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
-              const WaitFor& wait = {}) {
+Event dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
+          const WaitFor& wait = {}) {
     detail::require_same_size("dot", "y", y.size(), "x", x.size());
     detail::require_one_element("dot", result.size());
     return detail::dot_kernel<T>(queue.context()).into(queue, result, x, y, wait);
@@ -276,8 +277,8 @@ sum_type_t<T> vdot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>
 }
 
 template <class T>
-cl::Event vdot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
-               const WaitFor& wait = {}) {
+Event vdot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
+           const WaitFor& wait = {}) {
     detail::require_same_size("vdot", "y", y.size(), "x", x.size());
     detail::require_one_element("vdot", result.size());
     return detail::dot_kernel<T>(queue.context(), true).into(queue, result, x, y, wait);
@@ -291,8 +292,8 @@ std::int64_t count_if(const Queue& queue, const ArrayView<T>& x, const std::stri
 }
 
 template <class T>
-cl::Event count_if(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
-                   const std::string& predicate, const WaitFor& wait = {}) {
+Event count_if(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
+               const std::string& predicate, const WaitFor& wait = {}) {
     detail::require_one_element("count_if", result.size());
     return detail::predicate_kernel<std::int64_t, T>(queue.context(), "clalgo_count_if", "0", "a + b", predicate)
         .into(queue, result, x, wait);
@@ -306,8 +307,8 @@ bool any_of(const Queue& queue, const ArrayView<T>& x, const std::string& predic
 
 /// any_of into `result` (one int32 element: 1 or 0) on the device; returns the event.
 template <class T>
-cl::Event any_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
-                 const std::string& predicate, const WaitFor& wait = {}) {
+Event any_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
+             const std::string& predicate, const WaitFor& wait = {}) {
     detail::require_one_element("any_of", result.size());
     return detail::predicate_kernel<std::int32_t, T>(queue.context(), "clalgo_any_of", "0", "a | b", predicate)
         .into(queue, result, x, wait);
@@ -321,8 +322,8 @@ bool all_of(const Queue& queue, const ArrayView<T>& x, const std::string& predic
 
 /// all_of into `result` (one int32 element: 1 or 0) on the device; returns the event.
 template <class T>
-cl::Event all_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
-                 const std::string& predicate, const WaitFor& wait = {}) {
+Event all_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
+             const std::string& predicate, const WaitFor& wait = {}) {
     detail::require_one_element("all_of", result.size());
     return detail::predicate_kernel<std::int32_t, T>(queue.context(), "clalgo_all_of", "1", "a & b", predicate)
         .into(queue, result, x, wait);
@@ -337,8 +338,8 @@ std::int64_t argmin(const Queue& queue, const ArrayView<T>& x) {
 
 /// argmin into `result` (one int64 element) on the device; returns the event.
 template <class T>
-cl::Event argmin(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
-                 const WaitFor& wait = {}) {
+Event argmin(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
+             const WaitFor& wait = {}) {
     return detail::arg_device(queue, x, result, wait, false);
 }
 
@@ -349,8 +350,8 @@ std::int64_t argmax(const Queue& queue, const ArrayView<T>& x) {
 }
 
 template <class T>
-cl::Event argmax(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
-                 const WaitFor& wait = {}) {
+Event argmax(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
+             const WaitFor& wait = {}) {
     return detail::arg_device(queue, x, result, wait, true);
 }
 

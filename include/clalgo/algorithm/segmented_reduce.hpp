@@ -93,9 +93,9 @@ public:
 
     /// `segments` segments [offsets[s], offsets[s+1]) of `values` (value_count of them) into `out`.
     /// `average_length`: the segments' expected length, which sets how many work-items fold each.
-    cl::Event enqueue(const Queue& queue, std::int64_t average_length, std::int64_t segments,
-                      const ArrayView<std::int64_t>& offsets, const cl::Buffer& values, std::size_t values_offset,
-                      std::int64_t value_count, const cl::Buffer& out, std::size_t out_offset) const {
+    Event enqueue(const Queue& queue, std::int64_t average_length, std::int64_t segments,
+                  const ArrayView<std::int64_t>& offsets, const cl::Buffer& values, std::size_t values_offset,
+                  std::int64_t value_count, const cl::Buffer& out, std::size_t out_offset) const {
         auto& on = program_.on(queue);
         const auto policy = policies_.at(on.info);
         const std::size_t lanes = policy.team_size(average_length);
@@ -158,9 +158,9 @@ inline const SegmentedReduceKernel& cached_segmented(const Context& context, con
 /// left), `neutral` for an empty segment. out.size() must be offsets.size() - 1. Offsets must be ascending and
 /// within values (others are clamped into [0, values.size()], never read outside). Asynchronous: returns the event.
 template <class V>
-cl::Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const ArrayView<std::int64_t>& offsets,
-                           const ArrayView<V>& out, const std::string& reduce_expr, const std::string& neutral,
-                           const SegmentOptions& options = {}) {
+Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const ArrayView<std::int64_t>& offsets,
+                       const ArrayView<V>& out, const std::string& reduce_expr, const std::string& neutral,
+                       const SegmentOptions& options = {}) {
     if (offsets.size() < 1)
         throw std::invalid_argument("clalgo::segmented_reduce: 'offsets' needs at least one element (segments + 1)");
     if (out.size() != offsets.size() - 1)

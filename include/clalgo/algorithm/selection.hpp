@@ -65,10 +65,10 @@ struct SelectionOptions {
 /// trip) and, on request, on the host.
 struct DeviceCount {
     Array<std::int64_t> device;
-    cl::Event event;  ///< completes when the count is written
+    Event event;  ///< completes when the count is written
 
     /// Waits for the count and reads it.
-    std::int64_t get(const Queue& queue) const { return device.read_at(queue, 0, {event}); }
+    std::int64_t get(const Queue& queue) const { return device.read_at(queue, 0, detail::wait_list_for(queue, event)); }
 };
 
 /// The items an algorithm kept, in their original order: the first count.get(q) elements of `values`.
@@ -105,10 +105,10 @@ inline std::string extra_declarations(const SelectionOptions& options) {
 /// Runs a selection: `keep` is the test of item i (or, with `run_equality`, the first items of runs are kept). Kept items go to the first output, rejected ones (for
 /// partition) to the second, each with room for `capacity` items; the count goes to `count`.
 template <class Value, class... Outputs>
-cl::Event run_selection(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
-                        Placement placement, const std::string& run_equality, const SelectionOptions& options,
-                        const std::string& name, std::int64_t capacity, const ArrayView<std::int64_t>& count,
-                        const Outputs&... outputs) {
+Event run_selection(const Queue& queue, const SelectionInput<Value>& input, const std::string& keep,
+                    Placement placement, const std::string& run_equality, const SelectionOptions& options,
+                    const std::string& name, std::int64_t capacity, const ArrayView<std::int64_t>& count,
+                    const Outputs&... outputs) {
     if (count.size() != 1) throw std::invalid_argument("clalgo: " + name + " needs a count of one element");
     const std::int64_t n = input.size();
     if (n == 0) return count.fill(queue, 0);
@@ -153,15 +153,15 @@ Result select_into_new(const Queue& queue, const SelectionInput<Value>& input, c
                        const std::string& name) {
     const std::int64_t room = options.capacity.value_or(input.size());
     if (room < 0) throw std::invalid_argument("clalgo: " + name + ": a negative capacity");
-    DeviceCount count{Array<std::int64_t>(queue, 1, pooled), cl::Event()};
+    DeviceCount count{Array<std::int64_t>(queue, 1, detail::pooled_in_queue_order), Event()};
     if constexpr (std::is_same_v<Result, Partition<Value>>) {
-        Array<Value> kept(queue, static_cast<std::size_t>(room), pooled),
-            rejected(queue, static_cast<std::size_t>(room), pooled);
+        Array<Value> kept(queue, static_cast<std::size_t>(room), detail::pooled_in_queue_order),
+            rejected(queue, static_cast<std::size_t>(room), detail::pooled_in_queue_order);
         count.event = run_selection<Value>(queue, input, keep, placement, run_equality, options, name, room,
                                            count.device, kept, rejected);
         return Result{std::move(kept), std::move(rejected), std::move(count)};
     } else {
-        Array<Value> values(queue, static_cast<std::size_t>(room), pooled);
+        Array<Value> values(queue, static_cast<std::size_t>(room), detail::pooled_in_queue_order);
         count.event = run_selection<Value>(queue, input, keep, placement, run_equality, options, name, room,
                                            count.device, values);
         return Result{std::move(values), std::move(count)};

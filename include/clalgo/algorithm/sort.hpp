@@ -56,29 +56,29 @@ const ElementwiseKernel& cached_iota(const Context& context) {
 
 /// Sorts `keys` in place (stable; see SortOptions). Asynchronous: returns the event of the last command.
 template <class Key>
-cl::Event sort(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {}, const WaitFor& wait = {}) {
+Event sort(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {}, const WaitFor& wait = {}) {
     return detail::cached_radix_sort<Key>(queue.context())(queue, keys, options, wait);
 }
 
 /// Sorts `keys` in place and moves `values` with them; equal keys keep their order.
 template <class Key, class Value>
-cl::Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Value>& values,
-                      const SortOptions& options = {}, const WaitFor& wait = {}) {
+Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Value>& values,
+                  const SortOptions& options = {}, const WaitFor& wait = {}) {
     return detail::cached_radix_sort<Key, Value>(queue.context())(queue, keys, values, options, wait);
 }
 
 /// Sorts `keys_in` into `keys_out` (as many), leaving `keys_in` as it was: no copy is made.
 template <class Key>
-cl::Event sort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
-               const SortOptions& options = {}, const WaitFor& wait = {}) {
+Event sort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+           const SortOptions& options = {}, const WaitFor& wait = {}) {
     return detail::cached_radix_sort<Key>(queue.context())(queue, keys_in, keys_out, options, wait);
 }
 
 /// Sorts `keys_in` into `keys_out` and moves `values_in` with them into `values_out`, leaving the inputs as they were.
 template <class Key, class Value>
-cl::Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
-                      const ArrayView<Value>& values_in, const ArrayView<Value>& values_out, const SortOptions& options = {},
-                      const WaitFor& wait = {}) {
+Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                  const ArrayView<Value>& values_in, const ArrayView<Value>& values_out, const SortOptions& options = {},
+                  const WaitFor& wait = {}) {
     return detail::cached_radix_sort<Key, Value>(queue.context())(queue, keys_in, keys_out, values_in, values_out, options, wait);
 }
 
@@ -91,11 +91,11 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
     if (keys.size() > 0 && static_cast<std::uint64_t>(keys.size() - 1) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
         throw std::invalid_argument("clalgo: argsort: " + std::to_string(keys.size()) + " keys do not fit the index type '" +
                                     type_name<Index>() + "'");
-    Array<Index> order(queue, keys.size(), pooled);
+    Array<Index> order(queue, keys.size(), detail::pooled_in_queue_order);
     if (keys.empty()) return order;
-    Array<Key> copy(queue, keys.size(), pooled);  // given back once the sort is done
-    cl::Event copied = keys.copy_to(queue, copy, wait.events);
-    detail::cached_iota<Index>(queue.context())(queue, order, wait_for(copied));
+    Array<Key> copy(queue, keys.size(), detail::pooled_in_queue_order);  // given back once the sort is done
+    keys.copy_to(queue, copy, wait.events);
+    detail::cached_iota<Index>(queue.context())(queue, order);  // the queue is in order: after the copy
     sort_by_key(queue, copy.view(), order.view(), options);
     return order;
 }
@@ -153,15 +153,15 @@ public:
     /// Computes the keys over the first array's indices, sorts them (by the bits SortOptions names) and writes
     /// each sorted argument to its `_out` array. Asynchronous: returns the event of the last launch.
     template <class... Args>
-    cl::Event operator()(const Queue& queue, const SortOptions& options, const Args&... arguments) const {
+    Event operator()(const Queue& queue, const SortOptions& options, const Args&... arguments) const {
         detail::CallOptions call;
         const auto bound = detail::bind_call(call, arguments...);
         const std::int64_t n = detail::call_indices("RadixSort", std::nullopt, bound).size();
         auto& scratch = scratch_.get(queue);
         std::lock_guard<std::mutex> lock(*scratch.mutex);
         if (scratch.keys.size() < static_cast<std::size_t>(n)) {
-            scratch.keys = Array<Key>(queue, static_cast<std::size_t>(n), pooled);
-            scratch.order = Array<std::int64_t>(queue, static_cast<std::size_t>(n), pooled);
+            scratch.keys = Array<Key>(queue, static_cast<std::size_t>(n), detail::pooled_in_queue_order);
+            scratch.order = Array<std::int64_t>(queue, static_cast<std::size_t>(n), detail::pooled_in_queue_order);
         }
         const auto keys = scratch.keys.view(0, static_cast<std::size_t>(n));
         const auto order = scratch.order.view(0, static_cast<std::size_t>(n));
@@ -171,7 +171,7 @@ public:
     }
 
     template <class... Args>
-    cl::Event operator()(const Queue& queue, const Args&... arguments) const {
+    Event operator()(const Queue& queue, const Args&... arguments) const {
         return (*this)(queue, SortOptions{}, arguments...);
     }
 

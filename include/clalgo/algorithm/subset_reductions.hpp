@@ -109,8 +109,8 @@ sum_type_t<T> subset_sum(const Queue& queue, const ArrayView<T>& x, const ArrayV
 
 /// subset_sum into `result` (one element) on the device; returns the event.
 template <class T, class Index>
-cl::Event subset_sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
-                     const ArrayView<sum_type_t<T>>& result, const WaitFor& wait = {}) {
+Event subset_sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
+                 const ArrayView<sum_type_t<T>>& result, const WaitFor& wait = {}) {
     detail::require_one_element("subset_sum", result.size());
     const cl_long last = detail::subset_last("subset_sum", x.size(), indices.size());
     return detail::subset_sum_kernel<T, Index>(queue.context())
@@ -126,8 +126,8 @@ T subset_min(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& 
 }
 
 template <class T, class Index>
-cl::Event subset_min(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
-                     const ArrayView<T>& result, const WaitFor& wait = {}) {
+Event subset_min(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
+                 const ArrayView<T>& result, const WaitFor& wait = {}) {
     detail::require_one_element("subset_min", result.size());
     const cl_long last = detail::subset_last("subset_min", x.size(), indices.size());
     return detail::subset_extremum_kernel<T, Index>(queue.context(), false)
@@ -143,8 +143,8 @@ T subset_max(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& 
 }
 
 template <class T, class Index>
-cl::Event subset_max(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
-                     const ArrayView<T>& result, const WaitFor& wait = {}) {
+Event subset_max(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
+                 const ArrayView<T>& result, const WaitFor& wait = {}) {
     detail::require_one_element("subset_max", result.size());
     const cl_long last = detail::subset_last("subset_max", x.size(), indices.size());
     return detail::subset_extremum_kernel<T, Index>(queue.context(), true)
@@ -163,8 +163,8 @@ sum_type_t<T> subset_dot(const Queue& queue, const ArrayView<T>& x, const ArrayV
 }
 
 template <class T, class Index>
-cl::Event subset_dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<Index>& indices,
-                     const ArrayView<sum_type_t<T>>& result, const WaitFor& wait = {}) {
+Event subset_dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<Index>& indices,
+                 const ArrayView<sum_type_t<T>>& result, const WaitFor& wait = {}) {
     detail::require_same_size("subset_dot", "y", y.size(), "x", x.size());
     detail::require_one_element("subset_dot", result.size());
     const cl_long last = detail::subset_last("subset_dot", x.size(), indices.size());

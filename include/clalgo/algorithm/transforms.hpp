@@ -62,8 +62,8 @@ std::string pick_operation(bool larger) {
 
 /// x[i] = start + i. Returns the event.
 template <class T>
-cl::Event iota(const Queue& queue, const ArrayView<T>& x, detail::non_deduced_t<T> start = T(0),
-               const WaitFor& wait = {}) {
+Event iota(const Queue& queue, const ArrayView<T>& x, detail::non_deduced_t<T> start = T(0),
+           const WaitFor& wait = {}) {
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_iota", value + " *x, " + value + " start",
                               "x[i] = (" + value + ")(start + (" + value + ")i)")(queue, detail::all_indices(x.size()), x,
@@ -101,7 +101,7 @@ Array<T> arange(const Queue& queue, T start, T stop, T step = T(1)) {
 /// Sets every element of x to value. Returns the event. Scalars on GPUs by a map kernel (NVIDIA's
 /// clEnqueueFillBuffer writes at about half the bandwidth), else as ArrayView::fill.
 template <class T>
-cl::Event fill(const Queue& queue, const ArrayView<T>& x, const detail::non_deduced_t<T>& value, const WaitFor& wait = {}) {
+Event fill(const Queue& queue, const ArrayView<T>& x, const detail::non_deduced_t<T>& value, const WaitFor& wait = {}) {
     if constexpr (detail::scalar_type_name<T>() != nullptr) {
         bool kernel = !x.empty() && detail::map_policy(queue.info()).fill_by_kernel;
         // the map is built for every device of the context: each must have the type
@@ -119,8 +119,8 @@ cl::Event fill(const Queue& queue, const ArrayView<T>& x, const detail::non_dedu
 /// out[i] = x[indices[i]] for every i of indices (a gather); out has indices.size() elements. An index outside
 /// [0, x.size()) is clamped to it (numpy's take with mode='clip'), so nothing is read outside x.
 template <class T, class Index>
-cl::Event take(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices, const ArrayView<T>& out,
-               const WaitFor& wait = {}) {
+Event take(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices, const ArrayView<T>& out,
+           const WaitFor& wait = {}) {
     detail::require_index<Index>();
     detail::require_same_size("take", "out", out.size(), "indices", indices.size());
     if (x.empty() && !indices.empty())
@@ -145,8 +145,8 @@ Array<T> take(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>&
 /// out[indices[i]] = x[i] for every i of x; indices has x.size() elements. An index outside [0, out.size()) is
 /// skipped; where indices repeat, which of their elements lands is unspecified.
 template <class T, class Index>
-cl::Event scatter(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices, const ArrayView<T>& out,
-                  const WaitFor& wait = {}) {
+Event scatter(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices, const ArrayView<T>& out,
+              const WaitFor& wait = {}) {
     detail::require_index<Index>();
     detail::require_same_size("scatter", "indices", indices.size(), "x", x.size());
     const std::string value = type_name<T>();
@@ -159,7 +159,7 @@ cl::Event scatter(const Queue& queue, const ArrayView<T>& x, const ArrayView<Ind
 
 /// Reverses x in place. Returns the event.
 template <class T>
-cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const WaitFor& wait = {}) {
+Event reverse(const Queue& queue, const ArrayView<T>& x, const WaitFor& wait = {}) {
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_reverse", value + " *x, long size",
                               "const " + value + " t = x[i];\nx[i] = x[size - 1 - i];\nx[size - 1 - i] = t")(
@@ -168,7 +168,7 @@ cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const WaitFor& wait
 
 /// out[i] = x[n - 1 - i]; out has x.size() elements and must not overlap x. Returns the event.
 template <class T>
-cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& out, const WaitFor& wait = {}) {
+Event reverse(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& out, const WaitFor& wait = {}) {
     detail::require_same_size("reverse", "out", out.size(), "x", x.size());
     const std::string value = type_name<T>();
     return detail::cached_map(queue.context(), "clalgo_reverse_into",
@@ -179,7 +179,7 @@ cl::Event reverse(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>&
 /// out[i] = (U)x[i], OpenCL C's conversion (as C's: floating point to integer truncates toward zero, and a value
 /// outside U's range is undefined). Returns the event.
 template <class T, class U>
-cl::Event astype(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const WaitFor& wait = {}) {
+Event astype(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const WaitFor& wait = {}) {
     detail::require_same_size("astype", "out", out.size(), "x", x.size());
     const std::string from = type_name<T>(), to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_astype", "const " + from + " *x, " + to + " *out",
@@ -196,8 +196,8 @@ Array<U> astype(const Queue& queue, const ArrayView<T>& x, const WaitFor& wait =
 
 /// out[i] = the larger of x[i] and y[i] (NaN where either is, as numpy's maximum). Returns the event.
 template <class T>
-cl::Event maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<T>& out,
-                  const WaitFor& wait = {}) {
+Event maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<T>& out,
+              const WaitFor& wait = {}) {
     detail::require_same_size("maximum", "y", y.size(), "x", x.size());
     detail::require_same_size("maximum", "out", out.size(), "x", x.size());
     const std::string value = type_name<T>();
@@ -216,8 +216,8 @@ Array<T> maximum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& 
 
 /// out[i] = the smaller of x[i] and y[i] (NaN where either is, as numpy's minimum). Returns the event.
 template <class T>
-cl::Event minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<T>& out,
-                  const WaitFor& wait = {}) {
+Event minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<T>& out,
+              const WaitFor& wait = {}) {
     detail::require_same_size("minimum", "y", y.size(), "x", x.size());
     detail::require_same_size("minimum", "out", out.size(), "x", x.size());
     const std::string value = type_name<T>();
@@ -236,8 +236,8 @@ Array<T> minimum(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& 
 
 /// out[i] = cond[i] ? x[i] : y[i], where cond holds numbers (not zero: true). Returns the event.
 template <class C, class T>
-cl::Event where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>& x, const ArrayView<T>& y,
-                const ArrayView<T>& out, const WaitFor& wait = {}) {
+Event where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>& x, const ArrayView<T>& y,
+            const ArrayView<T>& out, const WaitFor& wait = {}) {
     detail::require_same_size("where", "x", x.size(), "cond", cond.size());
     detail::require_same_size("where", "y", y.size(), "cond", cond.size());
     detail::require_same_size("where", "out", out.size(), "cond", cond.size());
@@ -260,8 +260,8 @@ Array<T> where(const Queue& queue, const ArrayView<C>& cond, const ArrayView<T>&
 /// out[i] = expression, an OpenCL C expression of i and n over the array named x ("x[i] * 2", "sqrt(x[i])"),
 /// converted to U. out has x.size() elements and may be x itself. One kernel per expression and types.
 template <class T, class U>
-cl::Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const std::string& expression,
-                    const WaitFor& wait = {}) {
+Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const std::string& expression,
+                const WaitFor& wait = {}) {
     detail::require_same_size("transform", "out", out.size(), "x", x.size());
     const std::string to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_transform", "const " + type_name<T>() + " *x, " + to + " *out",
@@ -270,8 +270,8 @@ cl::Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<U
 
 /// out[i] = expression over the arrays named x and y ("x[i] * y[i]"); x, y and out have the same size.
 template <class T, class V, class U>
-cl::Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<V>& y, const ArrayView<U>& out,
-                    const std::string& expression, const WaitFor& wait = {}) {
+Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<V>& y, const ArrayView<U>& out,
+                const std::string& expression, const WaitFor& wait = {}) {
     detail::require_same_size("transform", "y", y.size(), "x", x.size());
     detail::require_same_size("transform", "out", out.size(), "x", x.size());
     const std::string to = type_name<U>();

@@ -213,15 +213,15 @@ public:
     /// The buffer to pass as the hidden argument, or nullptr where checked mode is off.
     const cl::Buffer* buffer() const noexcept { return buffer_() ? &buffer_ : nullptr; }
 
-    /// Waits for `done` and throws OutOfBoundsError where a launch recorded a violation.
-    void throw_if_any(const Queue& queue, const cl::Event& done, const std::string& kernel,
+    /// Waits for `done` (the call's Event on `queue`) and throws OutOfBoundsError where a launch recorded a violation.
+    void throw_if_any(const Queue& queue, const Event& done, const std::string& kernel,
                       const std::vector<ArgumentDeclaration>& declarations,
                       const std::vector<BoundArgument>& bound) const {
         if (!buffer_()) return;
         unsigned char header[violation_header_bytes];
         try {
-            const std::vector<cl::Event> wait{done};
-            queue.get().enqueueReadBuffer(buffer_, CL_TRUE, 0, sizeof header, header, done() ? &wait : nullptr);
+            const std::vector<cl::Event> wait = wait_list_for(queue, done);
+            queue.get().enqueueReadBuffer(buffer_, CL_TRUE, 0, sizeof header, header, wait_list(wait));
         } catch (const cl::Error& error) {
             rethrow(error, "reading the violations of checked kernel '" + kernel + "'");
         }

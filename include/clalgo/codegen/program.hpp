@@ -215,12 +215,12 @@ inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::si
     }
 }
 
-/// Enqueues a 1-D launch and returns its event.
-inline cl::Event launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
-                        const std::vector<cl::Event>& wait, const char* what) {
+/// Enqueues a 1-D launch, a call's last command, and returns the call's Event (made only where asked for).
+inline Event launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
+                    const std::vector<cl::Event>& wait, const char* what) {
     cl::Event done;
-    enqueue_launch(queue, kernel, global, local, wait, what, &done);
-    return done;
+    enqueue_launch(queue, kernel, global, local, wait, what, event_slot(queue, done));
+    return call_event(queue, std::move(done));
 }
 
 /// The largest work-group size a built kernel can be launched with on its device.

@@ -34,6 +34,15 @@ struct Pooled {
 };
 inline constexpr Pooled pooled{};
 
+namespace detail {
+/// For clalgo's own results and temporaries, whose first use is a command on the queue they are drawn for: a
+/// pooled buffer drawn in queue order (MemoryPool::allocate), reused at once by the next such draw for that queue.
+struct PooledInQueueOrder {
+    explicit constexpr PooledInQueueOrder() = default;
+};
+inline constexpr PooledInQueueOrder pooled_in_queue_order{};
+}  // namespace detail
+
 /// A typed range [offset, offset + size) of a device buffer. Views do not own memory but keep the buffer alive.
 template <class T>
 class ArrayView {
@@ -108,13 +117,13 @@ public:
     }
 
     /// Sets every element to `value`; returns the event of the fill.
-    cl::Event fill(const Queue& queue, const T& value, const std::vector<cl::Event>& wait = {}) const {
+    Event fill(const Queue& queue, const T& value, const std::vector<cl::Event>& wait = {}) const {
         if (size_ == 0) return detail::marker(queue, wait);
         cl::Event done;
         try {
             if constexpr ((sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 128) {
                 queue.get().enqueueFillBuffer(buffer_, value, offset_ * sizeof(T), bytes(), detail::wait_list(wait),
-                                              &done);
+                                              detail::event_slot(queue, done));
             } else {
                 // clEnqueueFillBuffer takes patterns of power-of-two sizes only: write a repeated block instead
                 const std::size_t block = std::min<std::size_t>(size_, (std::size_t(1) << 20) / sizeof(T) + 1);
@@ -129,11 +138,11 @@ public:
         } catch (const cl::Error& error) {
             detail::rethrow(error, "filling an array");
         }
-        return done;
+        return detail::call_event(queue, std::move(done));
     }
 
     /// Copies the elements into `destination`, which must have the same size; returns the event of the copy.
-    cl::Event copy_to(const Queue& queue, const ArrayView<T>& destination, const std::vector<cl::Event>& wait = {}) const {
+    Event copy_to(const Queue& queue, const ArrayView<T>& destination, const std::vector<cl::Event>& wait = {}) const {
         if (destination.size() != size_)
             throw std::invalid_argument("clalgo: copying " + std::to_string(size_) + " elements into an array of " +
                                         std::to_string(destination.size()));
@@ -141,11 +150,12 @@ public:
         cl::Event done;
         try {
             queue.get().enqueueCopyBuffer(buffer_, destination.buffer(), offset_ * sizeof(T),
-                                          destination.offset() * sizeof(T), bytes(), detail::wait_list(wait), &done);
+                                          destination.offset() * sizeof(T), bytes(), detail::wait_list(wait),
+                                          detail::event_slot(queue, done));
         } catch (const cl::Error& error) {
             detail::rethrow(error, "copying an array");
         }
-        return done;
+        return detail::call_event(queue, std::move(done));
     }
 
     /// A new array holding a copy of these elements.
@@ -170,13 +180,11 @@ public:
     /// `size` uninitialised elements in a buffer of the context's MemoryPool (a plain one where the pool is off),
     /// given back when the array is destroyed; the pool reuses it once the work enqueued on `queue` before then
     /// has completed. Work on other queues that uses the array must be complete before the array is destroyed.
-    Array(const Queue& queue, std::size_t size, Pooled) {
-        if (size == 0) return;
-        check(queue.context(), size);
-        lease_ = MemoryPool::of(queue.context()).allocate(queue, size * sizeof(T));
-        this->buffer_ = lease_.buffer();
-        this->size_ = size;
-    }
+    Array(const Queue& queue, std::size_t size, Pooled) : Array(queue, size, false) {}
+
+    /// clalgo's own draws (detail::pooled_in_queue_order): the buffer goes back without a marker, and a later draw
+    /// in queue order for the same queue may take it at once.
+    Array(const Queue& queue, std::size_t size, detail::PooledInQueueOrder) : Array(queue, size, true) {}
 
     Array(const Array&) = delete;
     Array& operator=(const Array&) = delete;
@@ -194,6 +202,14 @@ public:
     bool pooled() const noexcept { return lease_.pooled(); }
 
 private:
+    Array(const Queue& queue, std::size_t size, bool in_queue_order) {
+        if (size == 0) return;
+        check(queue.context(), size);
+        lease_ = MemoryPool::of(queue.context()).allocate(queue, size * sizeof(T), in_queue_order);
+        this->buffer_ = lease_.buffer();
+        this->size_ = size;
+    }
+
     void release() noexcept {
         this->buffer_ = cl::Buffer();
         this->offset_ = 0;

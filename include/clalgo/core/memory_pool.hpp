@@ -5,8 +5,10 @@
 //   clalgo::Array<float> x(q, n, clalgo::pooled);            // from the pool of q's context
 //   auto& pool = clalgo::MemoryPool::of(ctx);
 //   pool.statistics().hits;  pool.set_limit_bytes(64 << 20);  pool.free_all();
-// The reuse rule: a buffer goes back with a marker enqueued on the queue it was drawn for, and is handed out again
-// only once that marker has completed and nothing but the pool holds the buffer (no view, no copy of its handle).
+// The reuse rule: a buffer is handed out again only once nothing but the pool holds it (no view, no copy of its
+// handle) and the work enqueued before its return on the queue it was drawn for has completed (a marker proves
+// it), or, for clalgo's own results and temporaries (drawn in queue order), to a later draw for that same queue,
+// whose commands the in-order queue runs after that work.
 #pragma once
 
 #include <clalgo/core/config.hpp>
@@ -50,8 +52,10 @@ namespace detail {
 class PooledBuffer {
 public:
     PooledBuffer() = default;
-    PooledBuffer(std::weak_ptr<MemoryPool> pool, cl::Buffer buffer, std::size_t bytes, cl::CommandQueue queue)
-        : pool_(std::move(pool)), buffer_(std::move(buffer)), bytes_(bytes), queue_(std::move(queue)) {}
+    PooledBuffer(std::weak_ptr<MemoryPool> pool, cl::Buffer buffer, std::size_t bytes, cl::CommandQueue queue,
+                 bool in_queue_order)
+        : pool_(std::move(pool)), buffer_(std::move(buffer)), bytes_(bytes), queue_(std::move(queue)),
+          in_queue_order_(in_queue_order) {}
     PooledBuffer(const PooledBuffer&) = delete;
     PooledBuffer& operator=(const PooledBuffer&) = delete;
     PooledBuffer(PooledBuffer&& other) noexcept { take(other); }
@@ -79,6 +83,7 @@ private:
         buffer_ = std::move(other.buffer_);
         queue_ = std::move(other.queue_);
         bytes_ = other.bytes_;
+        in_queue_order_ = other.in_queue_order_;
         other.pool_.reset();
         other.buffer_ = cl::Buffer();
         other.queue_ = cl::CommandQueue();
@@ -89,15 +94,17 @@ private:
     cl::Buffer buffer_;
     std::size_t bytes_ = 0;
     cl::CommandQueue queue_;
+    bool in_queue_order_ = false;  ///< goes back without a marker: reused at once by draws for its queue
 };
 
 }  // namespace detail
 
 /// The device memory pool of a context (take it with MemoryPool::of). Buffers are kept by size class: powers of
 /// two from 256 bytes to 1 MiB, then steps of a quarter of the power of two below (at most 25 % more than asked).
-/// A buffer drawn for a queue goes back with a marker enqueued on that queue, and is reused only once the marker
-/// has completed and nothing but the pool holds the buffer. Cached bytes never exceed the limit: the oldest
-/// cached buffers are released first. Thread-safe.
+/// A buffer is reused only once nothing but the pool holds it and the work enqueued on the queue it was drawn for,
+/// before it came back, has completed (a marker enqueued on that queue proves it) or, where it was drawn in queue
+/// order (clalgo's own results and temporaries), by a later draw in queue order for the same queue. Cached bytes
+/// never exceed the limit: the oldest cached buffers are released first. Thread-safe.
 class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
 public:
     static constexpr std::size_t smallest_class = 256;
@@ -127,7 +134,9 @@ public:
     /// A buffer of at least `bytes` for work on `queue` (whose context must be this pool's): a cached one of the
     /// same size class where one is free, else a new one. With the pool off, a plain buffer of `bytes`.
     /// Throws DeviceMemoryError where the device cannot hold it even after the cached buffers are released.
-    detail::PooledBuffer allocate(const Queue& queue, std::size_t bytes) {
+    /// `in_queue_order` (for clalgo's own draws, whose first use is a command on `queue`): a buffer that went back
+    /// from `queue` in queue order is free at once, and this one goes back the same way, without a marker.
+    detail::PooledBuffer allocate(const Queue& queue, std::size_t bytes, bool in_queue_order = false) {
         if (queue.context().get()() != context_)
             throw std::invalid_argument("clalgo: MemoryPool::allocate: the queue belongs to another context than the "
                                         "pool's (take the pool with MemoryPool::of(queue.context()))");
@@ -144,7 +153,7 @@ public:
             if (found != cached_.end()) {
                 auto& entries = found->second;
                 for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-                    if (!ready(*it)) continue;
+                    if (!ready(*it, in_queue_order ? queue.get()() : nullptr)) continue;
                     cl::Buffer buffer = std::move(it->buffer);
                     entries.erase(std::next(it).base());
                     if (entries.empty()) cached_.erase(found);
@@ -153,11 +162,11 @@ public:
                     statistics_.bytes_in_use += wanted;
                     statistics_.buffers_in_use += 1;
                     statistics_.hits += 1;
-                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get());
+                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(), in_queue_order);
                 }
             }
         }
-        if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue());
+        if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue(), false);
         cl::Buffer buffer;
         try {
             buffer = create(queue, wanted);
@@ -169,7 +178,7 @@ public:
         statistics_.bytes_in_use += wanted;
         statistics_.buffers_in_use += 1;
         statistics_.misses += 1;
-        return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get());
+        return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(), in_queue_order);
     }
 
     bool enabled() const {
@@ -217,7 +226,8 @@ private:
 
     struct Entry {
         cl::Buffer buffer;
-        cl::Event released;  ///< the marker enqueued when the buffer came back
+        cl::Event released;        ///< completes after the buffer's last use; made late for buffers back in queue order
+        cl::CommandQueue queue;    ///< where the buffer was last used (set for buffers back in queue order)
         std::uint64_t age = 0;
     };
 
@@ -243,21 +253,35 @@ private:
         }
     }
 
-    /// Free for reuse: the marker enqueued at its return has completed (or failed), and no handle but the pool's
-    /// is left (a view of the array it backed would be one).
-    static bool ready(const Entry& entry) noexcept {
-        cl_int status = CL_QUEUED;
+    /// Free for reuse: no handle but the pool's is left (a view of the array it backed would be one), and either
+    /// the draw is in queue order for the queue the buffer went back from in queue order (`in_order_for`), or the
+    /// work before its return has completed (or failed). A buffer back in queue order gets its marker here, the
+    /// first time a draw needs that proof. Under the lock.
+    static bool ready(Entry& entry, cl_command_queue in_order_for) noexcept {
         cl_uint references = 0;
-        if (clGetEventInfo(entry.released(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+        if (clGetMemObjectInfo(entry.buffer(), CL_MEM_REFERENCE_COUNT, sizeof references, &references, nullptr) !=
                 CL_SUCCESS ||
-            clGetMemObjectInfo(entry.buffer(), CL_MEM_REFERENCE_COUNT, sizeof references, &references, nullptr) !=
-                CL_SUCCESS)
+            references != 1)
             return false;
-        return (status == CL_COMPLETE || status < 0) && references == 1;
+        if (in_order_for != nullptr && entry.queue() == in_order_for) return true;
+        if (!entry.released()) {
+            try {
+                entry.queue.enqueueMarkerWithWaitList(nullptr, &entry.released);
+                entry.queue.flush();
+            } catch (...) {
+                return false;  // no proof yet: the buffer stays cached, unused
+            }
+        }
+        cl_int status = CL_QUEUED;
+        if (clGetEventInfo(entry.released(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+            CL_SUCCESS)
+            return false;
+        return status == CL_COMPLETE || status < 0;
     }
 
-    /// Called by PooledBuffer: `buffer` (of size class `bytes`) is back; `released` completes after its last use.
-    void give_back(cl::Buffer buffer, std::size_t bytes, cl::Event released) noexcept {
+    /// Called by PooledBuffer: `buffer` (of size class `bytes`) is back; `released` completes after its last use,
+    /// or, where it is null, `queue` is the in-order queue of its last use.
+    void give_back(cl::Buffer buffer, std::size_t bytes, cl::Event released, cl::CommandQueue queue) noexcept {
         std::vector<cl::Buffer> dropped;  // released after the lock
         std::lock_guard<std::mutex> lock(mutex_);
         statistics_.bytes_in_use -= std::min(statistics_.bytes_in_use, bytes);
@@ -265,7 +289,7 @@ private:
         if (!enabled_ || bytes > limit_) return;
         try {
             trim(bytes, dropped);
-            cached_[bytes].push_back(Entry{std::move(buffer), std::move(released), next_age_++});
+            cached_[bytes].push_back(Entry{std::move(buffer), std::move(released), std::move(queue), next_age_++});
             statistics_.bytes_cached += bytes;
             statistics_.buffers_cached += 1;
         } catch (...) {
@@ -307,23 +331,28 @@ private:
 inline void detail::PooledBuffer::reset() noexcept {
     if (buffer_() != nullptr && queue_() != nullptr) {
         if (auto pool = pool_.lock()) {
-            cl::Event released;
-            bool marked = false;
-            try {
-                queue_.enqueueMarkerWithWaitList(nullptr, &released);
-                queue_.flush();
-                marked = true;
-            } catch (...) {
-                // no marker, no proof the device is done with it: the buffer is released, not kept
+            if (in_queue_order_) {
+                pool->give_back(std::move(buffer_), bytes_, cl::Event(), std::move(queue_));
+            } else {
+                cl::Event released;
+                bool marked = false;
+                try {
+                    queue_.enqueueMarkerWithWaitList(nullptr, &released);
+                    queue_.flush();
+                    marked = true;
+                } catch (...) {
+                    // no marker, no proof the device is done with it: the buffer is released, not kept
+                }
+                if (marked) pool->give_back(std::move(buffer_), bytes_, std::move(released), cl::CommandQueue());
+                else pool->forget(bytes_);
             }
-            if (marked) pool->give_back(std::move(buffer_), bytes_, std::move(released));
-            else pool->forget(bytes_);
         }
     }
     pool_.reset();
     buffer_ = cl::Buffer();
     queue_ = cl::CommandQueue();
     bytes_ = 0;
+    in_queue_order_ = false;
 }
 
 }  // namespace clalgo

@@ -6,7 +6,9 @@
 
 #include <clalgo/core/config.hpp>
 #include <clalgo/core/context.hpp>
+#include <clalgo/core/environment.hpp>
 #include <clalgo/core/error.hpp>
+#include <clalgo/core/event.hpp>
 
 #include <map>
 #include <memory>
@@ -47,10 +49,12 @@ public:
         reject_out_of_order(properties);
         try {
             queue_ = cl::CommandQueue(context.get(), device, properties);
+            profiling_ = (properties & CL_QUEUE_PROFILING_ENABLE) != 0;
         } catch (const cl::Error& error) {
             detail::rethrow(error, "creating a command queue");
         }
         identity_ = detail::queue_identity(queue_());
+        events_at_once_ = profiling_ || detail::environment_flag("CLALGO_EAGER_EVENTS");
     }
 
     /// Wraps a queue the program already has (it must be in order).
@@ -58,14 +62,24 @@ public:
         : context_(cl::Context(queue.getInfo<CL_QUEUE_CONTEXT>())),
           device_(queue.getInfo<CL_QUEUE_DEVICE>()),
           queue_(queue) {
-        reject_out_of_order(queue.getInfo<CL_QUEUE_PROPERTIES>());
+        const auto properties = queue.getInfo<CL_QUEUE_PROPERTIES>();
+        reject_out_of_order(properties);
+        profiling_ = (properties & CL_QUEUE_PROFILING_ENABLE) != 0;
         identity_ = detail::queue_identity(queue_());
+        events_at_once_ = profiling_ || detail::environment_flag("CLALGO_EAGER_EVENTS");
     }
 
     const cl::CommandQueue& get() const noexcept { return queue_; }
     const Context& context() const noexcept { return context_; }
     const cl::Device& device() const noexcept { return device_; }
     const DeviceInfo& info() const { return context_.info(device_); }
+
+    /// Whether the queue was made with CL_QUEUE_PROFILING_ENABLE: calls then make their events at once (Event).
+    bool profiling() const noexcept { return profiling_; }
+
+    /// Whether calls make their events at once (a profiling queue, or CLALGO_EAGER_EVENTS=1 when the Queue was
+    /// made) rather than when one is asked for.
+    bool events_at_once() const noexcept { return events_at_once_; }
 
     /// Waits until everything enqueued so far has finished.
     void finish() const { queue_.finish(); }
@@ -83,6 +97,8 @@ private:
     Context context_;
     cl::Device device_;
     cl::CommandQueue queue_;
+    bool profiling_ = false;
+    bool events_at_once_ = false;
     std::shared_ptr<const void> identity_;
 };
 
@@ -94,6 +110,7 @@ struct WaitFor {
 /// Makes a WaitFor from events; pass it among a kernel call's arguments.
 inline WaitFor wait_for(std::vector<cl::Event> events) { return WaitFor{std::move(events)}; }
 inline WaitFor wait_for(const cl::Event& event) { return WaitFor{{event}}; }
+inline WaitFor wait_for(const Event& event) { return WaitFor{{event.get()}}; }
 
 namespace detail {
 /// The wait list to hand to CLHPP: nullptr when empty, as OpenCL requires.
@@ -101,10 +118,35 @@ inline const std::vector<cl::Event>* wait_list(const std::vector<cl::Event>& eve
     return events.empty() ? nullptr : &events;
 }
 
-/// An event that completes once `events` have; for calls that have nothing to launch.
-inline cl::Event marker(const Queue& queue, const std::vector<cl::Event>& events) {
+/// Where a call's last command puts its event: the event itself where the queue makes them at once (profiling),
+/// elsewhere nowhere (the call returns call_event's lazily made one).
+inline cl::Event* event_slot(const Queue& queue, cl::Event& slot) { return queue.events_at_once() ? &slot : nullptr; }
+
+/// What a call returns after its last command, given the slot that event_slot handed out.
+inline Event call_event(const Queue& queue, cl::Event slot) {
+    if (slot()) return Event(std::move(slot));
+    return Event::after(queue.get());
+}
+
+/// The wait list of a command on `queue` that must follow `event`: nothing where the event stands for earlier
+/// commands of the same in-order queue.
+inline std::vector<cl::Event> wait_list_for(const Queue& queue, const Event& event) {
+    if (event.pending_on(queue.get())) return {};
+    const cl::Event& made = event.get();
+    if (!made()) return {};
+    return {made};
+}
+
+/// Completes once `events` have; for calls that have nothing to launch (no command where there is nothing to wait
+/// for: the in-order queue orders the call's result after the earlier commands).
+inline Event marker(const Queue& queue, const std::vector<cl::Event>& events) {
     cl::Event done;
-    queue.get().enqueueMarkerWithWaitList(wait_list(events), &done);
+    if (events.empty() && !queue.events_at_once()) return Event::after(queue.get());
+    try {
+        queue.get().enqueueMarkerWithWaitList(wait_list(events), &done);
+    } catch (const cl::Error& error) {
+        rethrow(error, "enqueueing a marker");
+    }
     return done;
 }
 }  // namespace detail

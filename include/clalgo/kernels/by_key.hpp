@@ -65,9 +65,9 @@ public:
 
     /// Runs over keys.size() items; results beyond `room` are not written, count[0] receives the number of runs.
     template <class K>
-    cl::Event enqueue(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
-                      const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
-                      const ArrayView<std::int64_t>& count, const std::vector<cl::Event>& wait = {}) const {
+    Event enqueue(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
+                  const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
+                  const ArrayView<std::int64_t>& count, const std::vector<cl::Event>& wait = {}) const {
         const cl_long room = static_cast<cl_long>(std::min(keys_out.size(), values_out.size()));
         const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
                                                bind(values_out), bind(count),  bind(room)};

@@ -79,8 +79,8 @@ public:
           scan_(context, spec.arguments(), "(" + keep(spec) + ") ? 1 : 0", "a+b", "0", "", options(spec), stages(spec)) {}
 
     /// Runs over the bound arguments (in CompactionSpec::arguments' order), over the array or `range`.
-    cl::Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument> bound,
-                      const std::vector<cl::Event>& wait) const {
+    Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument> bound,
+                  const std::vector<cl::Event>& wait) const {
         if (runs_over_range_) bound.push_back(bind(static_cast<cl_long>(range ? range->step : 1)));
         return scan_.enqueue_bound(queue, nullptr, range, std::move(bound), wait);
     }

@@ -2,7 +2,7 @@
 // i (64-bit) and the size n; clalgo generates, builds (once) and launches the kernel.
 //   clalgo::ElementwiseKernel lin_comb(ctx, "float a, const float *x, float b, const float *y, float *z",
 //                                      "z[i] = a*x[i] + b*y[i]");
-//   cl::Event done = lin_comb(q, 5.0f, x, 6.0f, y, z);     // over i in [0, x.size())
+//   Event done = lin_comb(q, 5.0f, x, 6.0f, y, z);     // over i in [0, x.size())
 //   lin_comb(q, clalgo::range(0, n, 2), 5.0f, x, 6.0f, y, z); // over i = 0, 2, 4, ... < n
 #pragma once
 
@@ -67,7 +67,7 @@ public:
     /// Runs the kernel over [0, size of the first array), or over a clalgo::range given among the arguments.
     /// A clalgo::wait_for(events) among the arguments delays the launch until those events complete.
     template <class... Args>
-    cl::Event operator()(const Queue& queue, const Args&... arguments) const {
+    Event operator()(const Queue& queue, const Args&... arguments) const {
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
@@ -85,7 +85,7 @@ public:
             .set("n", static_cast<cl_long>(n))
             .user(bound, violations.buffer());
         const auto shape = detail::map_shape(*on.info, policies_.at(on.info), n, detail::kernel_work_group_size(kernel, on.device));
-        cl::Event done = detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
+        Event done = detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         return done;
     }

@@ -108,14 +108,14 @@ public:
 
     /// Sorts `keys` in place. Asynchronous: the event completes when they are sorted.
     template <class V = Value, class = std::enable_if_t<std::is_void_v<V>>>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys,
+    Event operator()(const Queue& queue, const ArrayView<Key>& keys,
                          const std::vector<cl::Event>& wait = {}) const {
         return run(queue, keys, nullptr, wait);
     }
 
     /// Sorts `keys` in place and moves `values` (as many) with them. Asynchronous, as above.
     template <class V = Value, class = std::enable_if_t<!std::is_void_v<V>>>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<V>& values,
+    Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ArrayView<V>& values,
                          const std::vector<cl::Event>& wait = {}) const {
         if (keys.size() != values.size())
             throw std::invalid_argument("clalgo::MergeSortKernel '" + options_.name + "': keys has " +
@@ -155,8 +155,8 @@ private:
     }
 
     template <class ValuesPointer>
-    cl::Event run(const Queue& queue, const ArrayView<Key>& keys, ValuesPointer values,
-                  const std::vector<cl::Event>& wait) const {
+    Event run(const Queue& queue, const ArrayView<Key>& keys, ValuesPointer values,
+              const std::vector<cl::Event>& wait) const {
         const std::int64_t n = static_cast<std::int64_t>(keys.size());
         if (n <= 1) return detail::marker(queue, wait);
         auto& on = program_.on(queue);
@@ -179,7 +179,7 @@ private:
         }
         bool in_temp = false;  // where the sorted runs are now
         std::vector<cl::Event> after = wait;
-        cl::Event done;
+        Event done;
         if (tile > 1) {
             in_temp = passes % 2 == 1;
             cl::Kernel& kernel = on.kernel(options_.name + "_tile");
@@ -193,13 +193,13 @@ private:
                 policy.serial_tile ? 1 : std::min(policy.tile_group_size, detail::kernel_work_group_size(kernel, on.device));
             const std::size_t groups = detail::divide_up(std::uint64_t(n), std::uint64_t(tile));
             done = detail::launch(queue, kernel, groups * group, group, after, (options_.name + "_tile").c_str());
-            after = {done};
+            after.clear();  // the queue is in order
         } else if (passes % 2 == 1) {
             // no tile sort (elements too large for local memory): start from a copy so the passes end in `keys`
             copy(queue, data_keys, temp_keys, sizeof(Key), n, after);
             if constexpr (has_values) copy(queue, data_values, temp_values, sizeof(Value), n, after);
             done = detail::marker(queue, {});
-            after = {done};
+            after.clear();  // the queue is in order
             in_temp = true;
         }
         cl::Kernel& merge = on.kernel(options_.name + "_merge");
@@ -218,7 +218,7 @@ private:
             const std::size_t work_items = detail::divide_up(std::uint64_t(n), std::uint64_t(items));
             const std::size_t global = detail::divide_up(work_items, merge_group) * merge_group;
             done = detail::launch(queue, merge, global, merge_group, after, (options_.name + "_merge").c_str());
-            after = {done};
+            after.clear();  // the queue is in order
             in_temp = !in_temp;
         }
         return done;

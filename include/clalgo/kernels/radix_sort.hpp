@@ -127,21 +127,21 @@ public:
 
     /// Sorts `keys` in place; returns the event of the last command. Keys equal in the sorted bits keep their order.
     template <bool V = has_values, std::enable_if_t<!V, int> = 0>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
+    Event operator()(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
         return enqueue(queue, keys, keys, nullptr, nullptr, options, wait.events);
     }
 
     /// Sorts `keys_in` into `keys_out` (as many; `keys_in` is left as it was unless it is `keys_out`).
     template <bool V = has_values, std::enable_if_t<!V, int> = 0>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+    Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
         return enqueue(queue, keys_in, keys_out, nullptr, nullptr, options, wait.events);
     }
 
     /// Sorts `keys` in place and moves `values` (as many) with them.
     template <bool V = has_values, std::enable_if_t<V, long> = 0>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ValueView& values,
+    Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ValueView& values,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
         return enqueue(queue, keys, keys, &values, &values, options, wait.events);
     }
@@ -149,7 +149,7 @@ public:
     /// Sorts `keys_in` into `keys_out` and moves `values_in` with them into `values_out` (the inputs are left as
     /// they were unless they are the outputs).
     template <bool V = has_values, std::enable_if_t<V, long> = 0>
-    cl::Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+    Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                          const ValueView& values_in, const ValueView& values_out, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
         return enqueue(queue, keys_in, keys_out, &values_in, &values_out, options, wait.events);
@@ -241,9 +241,9 @@ private:
                                         " overlap without being the same array");
     }
 
-    cl::Event enqueue(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
-                      const ValueView* values_in, const ValueView* values_out, const SortOptions& options,
-                      std::vector<cl::Event> wait) const {
+    Event enqueue(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                  const ValueView* values_in, const ValueView* values_out, const SortOptions& options,
+                  std::vector<cl::Event> wait) const {
         const std::string what = values_in ? "sort_by_key" : "sort";
         if (keys_out.size() != keys_in.size())
             throw std::invalid_argument("clalgo: " + what + ": " + std::to_string(keys_in.size()) + " keys in but room for " +
@@ -294,23 +294,25 @@ private:
             }
         };
         // The queue is in order: the first command waits for the caller's events, the others follow it without a
-        // wait list, and only the call's last command makes an event (each costs the driver time at small sizes).
+        // wait list, and no command makes an event (each costs the driver time at small sizes) but, on a profiling
+        // queue, the call's last.
+        cl::Event last_event;
+        auto slot = [&](bool last) { return last ? detail::event_slot(queue, last_event) : nullptr; };
         auto run = [&](const char* name, const detail::Signature& sig, std::size_t global, std::size_t local,
                        const auto& set, bool last = false) {
             cl::Kernel& kernel = on.kernel(name);
             detail::KernelArguments arguments(kernel, sig);
             set(arguments);
             arguments.done();
-            cl::Event done;
-            detail::enqueue_launch(queue, kernel, global, local, wait, "radix_sort", last ? &done : nullptr);
+            detail::enqueue_launch(queue, kernel, global, local, wait, "radix_sort", slot(last));
             wait.clear();
-            if (last) wait.push_back(done);
         };
         auto copy_result = [&](Where from, bool last) {
-            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, last && !values_in);
-            if (values_in) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, last);
+            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, slot(last && !values_in));
+            if (values_in) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, slot(last));
         };
-        auto finished = [&] { return wait.empty() ? detail::marker(queue, {}) : wait.back(); };
+        // with the caller's events still in `wait`, nothing was enqueued
+        auto finished = [&] { return wait.empty() ? detail::call_event(queue, last_event) : detail::marker(queue, wait); };
 
         if (policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile()) {
             // values are gathered, so they cannot be written over their own input
@@ -320,7 +322,7 @@ private:
                 a.set("clalgo_flip", flip);
                 set_moved(a, input, output, values_to);
             }, !values_in_place);
-            if (values_in_place) copy(queue, values_at[spare], values_at[output], n, sizeof(ValueType), wait, true);
+            if (values_in_place) copy(queue, values_at[spare], values_at[output], n, sizeof(ValueType), wait, slot(true));
             return finished();
         }
         if (passes == 0) {  // an empty bit range: the keys as they are
@@ -413,16 +415,14 @@ private:
 
     /// Copies `count` elements of `size` bytes; the places' offsets are in elements.
     static void copy(const Queue& queue, const Place& from, const Place& to, std::uint64_t count, std::size_t size,
-                     std::vector<cl::Event>& wait, bool last) {
-        cl::Event done;
+                     std::vector<cl::Event>& wait, cl::Event* done) {
         try {
             queue.get().enqueueCopyBuffer(from.buffer, to.buffer, from.offset * size, to.offset * size, count * size,
-                                          detail::wait_list(wait), last ? &done : nullptr);
+                                          detail::wait_list(wait), done);
         } catch (const cl::Error& error) {
             detail::rethrow(error, "copying the radix sort's result");
         }
         wait.clear();
-        if (last) wait.push_back(done);
     }
 
     SortAlgorithm requested_;

@@ -114,7 +114,7 @@ public:
     /// parameters: an Array or ArrayView for a `__global` or `__constant` pointer, a value for a scalar (converted
     /// where no value changes, as for ElementwiseKernel), clalgo::local_memory<T>(count) for a `__local` pointer.
     template <class... Args>
-    cl::Event operator()(const Queue& queue, const cl::NDRange& global, const cl::NDRange& local,
+    Event operator()(const Queue& queue, const cl::NDRange& global, const cl::NDRange& local,
                          const Args&... arguments) const {
         std::vector<detail::BoundArgument> bound;
         std::vector<std::optional<LocalMemory>> locals;
@@ -165,11 +165,12 @@ public:
         }
         cl::Event done;
         try {
-            queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, detail::wait_list(wait), &done);
+            queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, detail::wait_list(wait),
+                                             detail::event_slot(queue, done));
         } catch (const cl::Error& error) {
             detail::rethrow(error, "launching kernel '" + name() + "'");
         }
-        return done;
+        return detail::call_event(queue, std::move(done));
     }
 
 private:

@@ -84,9 +84,9 @@ public:
     /// Runs over keys.size() items; results beyond the outputs' room are not written, count[0] receives the
     /// number of runs.
     template <class K>
-    cl::Event enqueue(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
-                      const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
-                      const ArrayView<std::int64_t>& count, const std::vector<cl::Event>& wait = {}) const {
+    Event enqueue(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
+                  const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
+                  const ArrayView<std::int64_t>& count, const std::vector<cl::Event>& wait = {}) const {
         auto& on = program_.on(queue);
         const ReduceByKeyPolicy& policy = policies_.at(on.info);
         const std::uint64_t n = keys.size();

@@ -51,9 +51,9 @@ struct ReductionOptions {
 template <class T>
 struct DeviceResult {
     Array<T> value;
-    cl::Event event;
+    Event event;
     /// Waits for the result and copies it to the host.
-    T get(const Queue& queue) const { return value.read_at(queue, 0, {event}); }
+    T get(const Queue& queue) const { return value.read_at(queue, 0, detail::wait_list_for(queue, event)); }
 };
 
 /// Maps each index to a T (`map_expr`) and combines the values (`reduce_expr` over `a` and `b`, associative and
@@ -142,26 +142,21 @@ public:
     template <class... Args>
     T operator()(const Queue& queue, const Args&... arguments) const {
         T result;
-        cl::Event read = enqueue(queue, nullptr, 0, &result, arguments...);
-        try {
-            read.wait();
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "reading the result of '" + options_.name + "'");
-        }
+        enqueue(queue, nullptr, 0, &result, arguments...);  // its read of the result blocks
         return result;
     }
 
     /// Like operator(), but leaves the result on the device: a one-element array and its event.
     template <class... Args>
     DeviceResult<T> async(const Queue& queue, const Args&... arguments) const {
-        Array<T> value(queue, 1, pooled);
-        cl::Event event = enqueue(queue, &value.buffer(), 0, nullptr, arguments...);
+        Array<T> value(queue, 1, detail::pooled_in_queue_order);
+        Event event = enqueue(queue, &value.buffer(), 0, nullptr, arguments...);
         return DeviceResult<T>{std::move(value), std::move(event)};
     }
 
     /// Like operator(), but writes the result into `destination` (one element) and returns the event.
     template <class... Args>
-    cl::Event into(const Queue& queue, const ArrayView<T>& destination, const Args&... arguments) const {
+    Event into(const Queue& queue, const ArrayView<T>& destination, const Args&... arguments) const {
         if (destination.size() != 1)
             throw std::invalid_argument("clalgo: " + options_.name + ".into needs a destination of one element, not " +
                                         std::to_string(destination.size()));
@@ -215,11 +210,10 @@ private:
     }
 
     /// Enqueues the reduction; the result lands in `result` at element `result_offset` (no `result`: in the queue's
-    /// scratch buffer), and where `read_back` is given, a non-blocking read of it into `*read_back` follows (its
-    /// event is returned).
+    /// scratch buffer), and where `read_back` is given, a blocking read of it into `*read_back` follows.
     template <class... Args>
-    cl::Event enqueue(const Queue& queue, const cl::Buffer* result, std::size_t result_offset, T* read_back,
-                      const Args&... arguments) const {
+    Event enqueue(const Queue& queue, const cl::Buffer* result, std::size_t result_offset, T* read_back,
+                  const Args&... arguments) const {
         detail::CallOptions call;
         auto bound = detail::bind_call(call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
@@ -267,7 +261,7 @@ private:
             .set("clalgo_result", *result)
             .set("clalgo_result_offset", static_cast<cl_long>(result_offset))
             .user(bound, violations.buffer());
-        cl::Event done = detail::launch(queue, kernel, groups * plan.group_size, plan.group_size, call.wait,
+        Event done = detail::launch(queue, kernel, groups * plan.group_size, plan.group_size, call.wait,
                                         options_.name.c_str());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         if (read_back != nullptr) {
@@ -276,8 +270,7 @@ private:
             // bytes into pageable memory returns in about 25 µs, a non-blocking one waited for in about 55 µs
             // (docs/performance.md, "The blocking reduction").
             try {
-                queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back,
-                                              nullptr, &done);
+                queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back);
             } catch (const cl::Error& error) {
                 detail::rethrow(error, "reading the result of '" + options_.name + "'");
             }

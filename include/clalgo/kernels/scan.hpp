@@ -227,28 +227,28 @@ public:
     /// Scans over the first array's indices, or over a clalgo::range among the arguments. Asynchronous: returns
     /// the event of the last launch.
     template <class... Args>
-    cl::Event operator()(const Queue& queue, const Args&... arguments) const {
+    Event operator()(const Queue& queue, const Args&... arguments) const {
         return enqueue(queue, nullptr, nullptr, arguments...);
     }
 
     /// Like operator(), and writes the scan's total (the item at n-1; the neutral element where n = 0) into
     /// `total` (one element), on the device.
     template <class... Args>
-    cl::Event with_total(const Queue& queue, const ArrayView<T>& total, const Args&... arguments) const {
+    Event with_total(const Queue& queue, const ArrayView<T>& total, const Args&... arguments) const {
         return enqueue(queue, &total, nullptr, arguments...);
     }
 
     /// Like operator(), from a carry-in (CarryIn: a host value, or one element of a device array) combined on
     /// the left of every item, as if it came just before the first index; the operator need not commute.
     template <class... Args>
-    cl::Event with_carry(const Queue& queue, const CarryIn<T>& carry, const Args&... arguments) const {
+    Event with_carry(const Queue& queue, const CarryIn<T>& carry, const Args&... arguments) const {
         return enqueue(queue, nullptr, &carry, arguments...);
     }
 
     /// with_carry and with_total at once: the total includes the carry-in.
     template <class... Args>
-    cl::Event with_carry_and_total(const Queue& queue, const CarryIn<T>& carry, const ArrayView<T>& total,
-                                   const Args&... arguments) const {
+    Event with_carry_and_total(const Queue& queue, const CarryIn<T>& carry, const ArrayView<T>& total,
+                               const Args&... arguments) const {
         return enqueue(queue, &total, &carry, arguments...);
     }
 
@@ -276,7 +276,7 @@ private:
     }
 
     template <class... Args>
-    cl::Event enqueue(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry, const Args&... arguments) const {
+    Event enqueue(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry, const Args&... arguments) const {
         if (total && total->size() != 1)
             throw std::invalid_argument("clalgo: " + options_.name + ": a total of one element is needed");
         if (total && !layout_.total_parameter())
@@ -291,16 +291,16 @@ private:
 public:
     /// For algorithms built on the scan, whose arguments are known only at run time: the call with its
     /// arguments already bound, checked here like any call.
-    cl::Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
-                            std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait,
-                            const CarryIn<T>* carry = nullptr) const {
+    Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
+                        std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait,
+                        const CarryIn<T>* carry = nullptr) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices, composed_);
         const std::int64_t n = indices.size();
         if (n == 0 && total == nullptr && !launch_at_zero_) return detail::marker(queue, wait);
         const detail::Violations violations(checked_.on(), queue);
-        cl::Event done = launch_all(queue, total, carry, indices, bound, wait, violations.buffer());
+        Event done = launch_all(queue, total, carry, indices, bound, wait, violations.buffer());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         return done;
     }
@@ -309,9 +309,9 @@ private:
     /// One command per call where the plan allows (single pass: the look-back state needs no reset between calls,
     /// its status words carry the call's epoch), two for the two-pass algorithms, with no event between them on
     /// the in-order queue; only the last command makes the returned event.
-    cl::Event launch_all(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry,
-                         const IndexRange& indices, const std::vector<detail::BoundArgument>& bound,
-                         const std::vector<cl::Event>& wait, const cl::Buffer* violations) const {
+    Event launch_all(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry,
+                     const IndexRange& indices, const std::vector<detail::BoundArgument>& bound,
+                     const std::vector<cl::Event>& wait, const cl::Buffer* violations) const {
         const std::int64_t n = indices.size();
         auto& program = program_.on(queue);
         const OnDevice& device = on_device(program);

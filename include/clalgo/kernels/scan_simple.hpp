@@ -22,7 +22,7 @@ public:
                 scan_expr, neutral, "output[i] = " + output_value, std::move(options)) {}
 
     /// Scans `input` into `output` (which may be `input` itself); returns the event of the last launch.
-    cl::Event operator()(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
+    Event operator()(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
                          const WaitFor& wait = {}) const {
         check_room(input, output);
         return scan_(queue, input, output, wait);
@@ -30,15 +30,15 @@ public:
 
     /// Like operator(), from a carry-in combined on the left of every item (output[0] of an exclusive scan is the
     /// carry-in itself).
-    cl::Event with_carry(const Queue& queue, const CarryIn<T>& carry, const ArrayView<T>& input,
-                         const ArrayView<T>& output, const WaitFor& wait = {}) const {
+    Event with_carry(const Queue& queue, const CarryIn<T>& carry, const ArrayView<T>& input,
+                     const ArrayView<T>& output, const WaitFor& wait = {}) const {
         check_room(input, output);
         return scan_.with_carry(queue, carry, input, output, wait);
     }
 
     /// Like operator(), and writes the total of the scan into `total` (one element) on the device.
-    cl::Event with_total(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
-                         const ArrayView<T>& total, const WaitFor& wait = {}) const {
+    Event with_total(const Queue& queue, const ArrayView<T>& input, const ArrayView<T>& output,
+                     const ArrayView<T>& total, const WaitFor& wait = {}) const {
         check_room(input, output);
         return scan_.with_total(queue, total, input, output, wait);
     }

@@ -87,8 +87,8 @@ std::vector<T> prefixes_in_order(const Queue& queue, const std::vector<T>& parti
         });
     Array<T> values(queue, partials.size(), pooled);
     values.write(queue, partials);
-    cl::Event done = scan(queue, values, values);
-    return values.to_host(queue, {done});
+    Event done = scan(queue, values, values);
+    return values.to_host(queue, detail::wait_list_for(queue, done));
 }
 
 /// `partials` (at least one) combined left to right with `scan_expr`; see prefixes_in_order.

@@ -51,7 +51,7 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
     for (auto count : counts) total += count;
     const std::int64_t room = std::min(total, options.capacity.value_or(total));
     Selection<Value> result{Array<Value>(first, static_cast<std::size_t>(room), pooled),
-                            DeviceCount{Array<std::int64_t>(first, 1, pooled), cl::Event()}};
+                            DeviceCount{Array<std::int64_t>(first, 1, pooled), Event()}};
     std::vector<cl::Event> copies;
     std::int64_t offset = 0;
     for (std::size_t k = 0; k < parts.size() && offset < room; ++k) {
@@ -127,15 +127,15 @@ public:
     T total(std::size_t device, const IndexRange& share, const Args&... arguments) const {
         const Queue& queue = devices_.queue(device);
         Array<T> total(queue, 1, pooled);
-        cl::Event done = totals_.with_total(queue, total, share, arguments...);
-        return total.read_at(queue, 0, {done});
+        Event done = totals_.with_total(queue, total, share, arguments...);
+        return total.read_at(queue, 0, detail::wait_list_for(queue, done));
     }
 
     /// The scan over `share` on the set's device `device`, from `carry` (the scan of what comes before) where
     /// `has_carry`: a scan with a carry-in. Returns the event.
     template <class... Args>
-    cl::Event scan_from(std::size_t device, const IndexRange& share, bool has_carry, const T& carry,
-                        const Args&... arguments) const {
+    Event scan_from(std::size_t device, const IndexRange& share, bool has_carry, const T& carry,
+                    const Args&... arguments) const {
         const Queue& queue = devices_.queue(device);
         return has_carry ? carried_.with_carry(queue, carry, share, arguments...) : carried_(queue, share, arguments...);
     }
