@@ -134,3 +134,54 @@ TEST(Event, EagerEventsMakeEachCallsEventAtOnce) {
     done.wait();
     EXPECT_EQ(x.to_host(eager), std::vector<int>(100, 7));
 }
+
+TEST(Event, AConstReferenceToTheConvertedEventOutlivesTheCall) {
+    clalgo::ElementwiseKernel add_one(context(), "int *x", "x[i] += 1");
+    clalgo::Array<int> x(queue(), 500);
+    x.fill(queue(), 1);
+    const cl::Event& done = add_one(queue(), x);  // a cl::Event of its own, not a reference into a temporary
+    done.wait();
+    EXPECT_EQ(x.to_host(queue()), std::vector<int>(500, 2));
+}
+
+TEST(Event, WaitingForAnEventOfTheSameQueueMakesNoMarker) {
+    clalgo::ElementwiseKernel twice(context(), "int *x", "x[i] *= 2");
+    const std::vector<int> host = clalgo_test::random_values<int>(2000);
+    auto x = clalgo::to_device(queue(), host);
+    const clalgo::Event first = twice(queue(), x);
+    const clalgo::Event second = twice(queue(), x, clalgo::wait_for(first));
+    EXPECT_FALSE(first.made());  // the in-order queue runs it first anyway
+    twice(queue(), x, clalgo::wait_for(clalgo::Event()));  // nothing to wait for: no null event in the wait list
+    second.wait();
+    const auto result = x.to_host(queue());
+    for (std::size_t k = 0; k < host.size(); ++k) ASSERT_EQ(result[k], 8 * host[k]) << k;
+}
+
+TEST(Event, AQueueSetToMakeEventsAtOnceGivesEveryCallItsLastCommandsEvent) {
+    clalgo::Queue eager(context());
+    EXPECT_FALSE(eager.events_at_once());
+    eager.set_events_at_once(true);
+    EXPECT_TRUE(eager.events_at_once());
+    const std::size_t n = 300000;  // several radix passes, not one tile
+    std::vector<std::uint32_t> host(n);
+    for (std::size_t k = 0; k < n; ++k) host[k] = static_cast<std::uint32_t>(k * 2654435761u);
+    auto keys = clalgo::to_device(eager, host);
+    const clalgo::Event sorted = clalgo::sort(eager, keys);
+    EXPECT_TRUE(sorted.made());
+    sorted.wait();
+    std::vector<std::uint32_t> expected = host;
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::uint32_t> got(n);
+    keys.read(eager, got.data());
+    EXPECT_EQ(got, expected);
+}
+
+TEST(Event, ACountOnTheDeviceReadsRightFromAnotherQueue) {
+    clalgo::Queue other(context());
+    const std::vector<int> host = clalgo_test::random_values<int>(10000, 5);
+    auto x = clalgo::to_device(queue(), host);
+    const auto kept = clalgo::copy_if(queue(), x, "ary[i] % 2 == 0");
+    std::int64_t expected = 0;
+    for (int v : host) expected += v % 2 == 0;
+    EXPECT_EQ(kept.count.get(other), expected);  // waits for the copy_if's event, made for it
+}

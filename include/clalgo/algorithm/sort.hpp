@@ -94,7 +94,7 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
     Array<Index> order(queue, keys.size(), detail::pooled_in_queue_order);
     if (keys.empty()) return order;
     Array<Key> copy(queue, keys.size(), detail::pooled_in_queue_order);  // given back once the sort is done
-    keys.copy_to(queue, copy, wait.events);
+    keys.copy_to(queue, copy, detail::wait_list(queue, wait));
     detail::cached_iota<Index>(queue.context())(queue, order);  // the queue is in order: after the copy
     sort_by_key(queue, copy.view(), order.view(), options);
     return order;
@@ -155,7 +155,7 @@ public:
     template <class... Args>
     Event operator()(const Queue& queue, const SortOptions& options, const Args&... arguments) const {
         detail::CallOptions call;
-        const auto bound = detail::bind_call(call, arguments...);
+        const auto bound = detail::bind_call(queue, call, arguments...);
         const std::int64_t n = detail::call_indices("RadixSort", std::nullopt, bound).size();
         auto& scratch = scratch_.get(queue);
         std::lock_guard<std::mutex> lock(*scratch.mutex);

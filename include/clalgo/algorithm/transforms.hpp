@@ -113,7 +113,7 @@ Event fill(const Queue& queue, const ArrayView<T>& x, const detail::non_deduced_
                 queue, detail::all_indices(x.size()), x, value, wait);
         }
     }
-    return x.fill(queue, value, wait.events);
+    return x.fill(queue, value, detail::wait_list(queue, wait));
 }
 
 /// out[i] = x[indices[i]] for every i of indices (a gather); out has indices.size() elements. An index outside

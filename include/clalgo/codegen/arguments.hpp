@@ -239,9 +239,10 @@ struct CallOptions {
     std::vector<cl::Event> wait;
 };
 
-/// Splits a call's arguments into the declared ones and the options (an IndexRange, a WaitFor).
+/// Splits a call's arguments into the declared ones and the options (an IndexRange, a WaitFor: its events as the
+/// wait list of a command on `queue`).
 template <class... Args>
-std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... arguments) {
+std::vector<BoundArgument> bind_call(const Queue& queue, CallOptions& options, const Args&... arguments) {
     std::vector<BoundArgument> bound;
     auto one = [&](const auto& argument) {
         using U = std::decay_t<decltype(argument)>;
@@ -249,7 +250,7 @@ std::vector<BoundArgument> bind_call(CallOptions& options, const Args&... argume
             if (options.range) throw std::invalid_argument("clalgo: a call takes at most one clalgo::range");
             options.range = argument;
         } else if constexpr (std::is_same_v<U, WaitFor>) {
-            options.wait.insert(options.wait.end(), argument.events.begin(), argument.events.end());
+            append_wait_list(queue, argument, options.wait);
         } else {
             bound.push_back(bind(argument));
         }

@@ -146,14 +146,24 @@ public:
         std::size_t wanted = size_class(bytes);
         if (wanted > largest) wanted = bytes;  // a class of its own rather than a buffer the device refuses
         bool on = true;
+        std::vector<cl::CommandQueue> to_mark;  // queues whose buffers back in queue order lack their marker
+        std::uint64_t marked_before = 0;
         {
             std::lock_guard<std::mutex> lock(mutex_);
             on = enabled_;
+            marked_before = next_age_;
             auto found = on ? cached_.find(wanted) : cached_.end();
             if (found != cached_.end()) {
                 auto& entries = found->second;
                 for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-                    if (!ready(*it, in_queue_order ? queue.get()() : nullptr)) continue;
+                    bool needs_marker = false;
+                    if (!ready(*it, in_queue_order ? queue.get()() : nullptr, needs_marker)) {
+                        if (needs_marker && std::none_of(to_mark.begin(), to_mark.end(), [&](const cl::CommandQueue& q) {
+                                return q() == it->queue();
+                            }))
+                            to_mark.push_back(it->queue);
+                        continue;
+                    }
                     cl::Buffer buffer = std::move(it->buffer);
                     entries.erase(std::next(it).base());
                     if (entries.empty()) cached_.erase(found);
@@ -166,6 +176,7 @@ public:
                 }
             }
         }
+        mark(to_mark, marked_before);  // for a later draw: this one does not wait
         if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue(), false);
         cl::Buffer buffer;
         try {
@@ -255,9 +266,10 @@ private:
 
     /// Free for reuse: no handle but the pool's is left (a view of the array it backed would be one), and either
     /// the draw is in queue order for the queue the buffer went back from in queue order (`in_order_for`), or the
-    /// work before its return has completed (or failed). A buffer back in queue order gets its marker here, the
-    /// first time a draw needs that proof. Under the lock.
-    static bool ready(Entry& entry, cl_command_queue in_order_for) noexcept {
+    /// work before its return has completed (or failed). `needs_marker`: a buffer back in queue order that has no
+    /// marker yet (see mark). Under the lock.
+    static bool ready(const Entry& entry, cl_command_queue in_order_for, bool& needs_marker) noexcept {
+        needs_marker = false;
         cl_uint references = 0;
         if (clGetMemObjectInfo(entry.buffer(), CL_MEM_REFERENCE_COUNT, sizeof references, &references, nullptr) !=
                 CL_SUCCESS ||
@@ -265,18 +277,33 @@ private:
             return false;
         if (in_order_for != nullptr && entry.queue() == in_order_for) return true;
         if (!entry.released()) {
-            try {
-                entry.queue.enqueueMarkerWithWaitList(nullptr, &entry.released);
-                entry.queue.flush();
-            } catch (...) {
-                return false;  // no proof yet: the buffer stays cached, unused
-            }
+            needs_marker = true;
+            return false;
         }
         cl_int status = CL_QUEUED;
         if (clGetEventInfo(entry.released(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
             CL_SUCCESS)
             return false;
         return status == CL_COMPLETE || status < 0;
+    }
+
+    /// Enqueues one marker on each of `queues` (outside the lock: an enqueue may block) and gives it to every
+    /// buffer back in queue order from that queue without one that came back before `before` (an age): the
+    /// marker completes after their last use.
+    void mark(const std::vector<cl::CommandQueue>& queues, std::uint64_t before) noexcept {
+        for (const auto& queue : queues) {
+            cl::Event marker;
+            try {
+                queue.enqueueMarkerWithWaitList(nullptr, &marker);
+                queue.flush();
+            } catch (...) {
+                continue;  // no proof: those buffers stay cached, unused, until a later draw tries again
+            }
+            std::lock_guard<std::mutex> lock(mutex_);
+            for (auto& [size, entries] : cached_)
+                for (auto& entry : entries)
+                    if (!entry.released() && entry.queue() == queue() && entry.age < before) entry.released = marker;
+        }
     }
 
     /// Called by PooledBuffer: `buffer` (of size class `bytes`) is back; `released` completes after its last use,

@@ -77,9 +77,13 @@ public:
     /// Whether the queue was made with CL_QUEUE_PROFILING_ENABLE: calls then make their events at once (Event).
     bool profiling() const noexcept { return profiling_; }
 
-    /// Whether calls make their events at once (a profiling queue, or CLALGO_EAGER_EVENTS=1 when the Queue was
-    /// made) rather than when one is asked for.
+    /// Whether calls make their events at once (a profiling queue, CLALGO_EAGER_EVENTS=1 when the Queue was made,
+    /// or set_events_at_once) rather than when one is asked for.
     bool events_at_once() const noexcept { return events_at_once_; }
+    /// Calls on this Queue (not on copies made before) make their events at once: for work that another queue
+    /// waits for while more is enqueued here, since an event made later also waits for that later work.
+    /// A profiling queue always does.
+    void set_events_at_once(bool on) noexcept { events_at_once_ = on || profiling_; }
 
     /// Waits until everything enqueued so far has finished.
     void finish() const { queue_.finish(); }
@@ -105,17 +109,41 @@ private:
 /// Events an operation must wait for: `kernel(q, x, y, clalgo::wait_for({event_a, event_b}))`.
 struct WaitFor {
     std::vector<cl::Event> events;
+    /// clalgo Events not made yet: the call makes (and flushes) those of other queues, and needs none of its own
+    /// queue's, which the in-order queue runs first anyway.
+    std::vector<Event> pending = {};
 };
 
 /// Makes a WaitFor from events; pass it among a kernel call's arguments.
 inline WaitFor wait_for(std::vector<cl::Event> events) { return WaitFor{std::move(events)}; }
 inline WaitFor wait_for(const cl::Event& event) { return WaitFor{{event}}; }
-inline WaitFor wait_for(const Event& event) { return WaitFor{{event.get()}}; }
+inline WaitFor wait_for(const Event& event) {
+    if (event.made()) return WaitFor{{event.get()}};
+    return WaitFor{{}, {event}};
+}
 
 namespace detail {
 /// The wait list to hand to CLHPP: nullptr when empty, as OpenCL requires.
 inline const std::vector<cl::Event>* wait_list(const std::vector<cl::Event>& events) {
     return events.empty() ? nullptr : &events;
+}
+
+/// `wait`'s events as a wait list for a command on `queue`, to append to `list`: no null events, and no events
+/// not yet made of `queue` itself (its in-order commands run first anyway); those of other queues are made now.
+inline void append_wait_list(const Queue& queue, const WaitFor& wait, std::vector<cl::Event>& list) {
+    for (const auto& event : wait.events)
+        if (event()) list.push_back(event);
+    for (const auto& event : wait.pending) {
+        if (event.pending_on(queue.get())) continue;
+        cl::Event made = event.get();
+        if (made()) list.push_back(std::move(made));
+    }
+}
+
+inline std::vector<cl::Event> wait_list(const Queue& queue, const WaitFor& wait) {
+    std::vector<cl::Event> list;
+    append_wait_list(queue, wait, list);
+    return list;
 }
 
 /// Where a call's last command puts its event: the event itself where the queue makes them at once (profiling),
@@ -132,9 +160,9 @@ inline Event call_event(const Queue& queue, cl::Event slot) {
 /// commands of the same in-order queue.
 inline std::vector<cl::Event> wait_list_for(const Queue& queue, const Event& event) {
     if (event.pending_on(queue.get())) return {};
-    const cl::Event& made = event.get();
+    cl::Event made = event.get();
     if (!made()) return {};
-    return {made};
+    return {std::move(made)};
 }
 
 /// Completes once `events` have; for calls that have nothing to launch (no command where there is nothing to wait

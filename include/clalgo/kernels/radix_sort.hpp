@@ -129,21 +129,21 @@ public:
     template <bool V = has_values, std::enable_if_t<!V, int> = 0>
     Event operator()(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
-        return enqueue(queue, keys, keys, nullptr, nullptr, options, wait.events);
+        return enqueue(queue, keys, keys, nullptr, nullptr, options, detail::wait_list(queue, wait));
     }
 
     /// Sorts `keys_in` into `keys_out` (as many; `keys_in` is left as it was unless it is `keys_out`).
     template <bool V = has_values, std::enable_if_t<!V, int> = 0>
     Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
-        return enqueue(queue, keys_in, keys_out, nullptr, nullptr, options, wait.events);
+        return enqueue(queue, keys_in, keys_out, nullptr, nullptr, options, detail::wait_list(queue, wait));
     }
 
     /// Sorts `keys` in place and moves `values` (as many) with them.
     template <bool V = has_values, std::enable_if_t<V, long> = 0>
     Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ValueView& values,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
-        return enqueue(queue, keys, keys, &values, &values, options, wait.events);
+        return enqueue(queue, keys, keys, &values, &values, options, detail::wait_list(queue, wait));
     }
 
     /// Sorts `keys_in` into `keys_out` and moves `values_in` with them into `values_out` (the inputs are left as
@@ -152,7 +152,7 @@ public:
     Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                          const ValueView& values_in, const ValueView& values_out, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
-        return enqueue(queue, keys_in, keys_out, &values_in, &values_out, options, wait.events);
+        return enqueue(queue, keys_in, keys_out, &values_in, &values_out, options, detail::wait_list(queue, wait));
     }
 
     /// The algorithm chosen for a device of the context (the first by default).

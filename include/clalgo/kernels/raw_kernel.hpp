@@ -124,7 +124,7 @@ public:
             static_assert(!std::is_same_v<U, IndexRange>,
                           "clalgo::RawKernel: a raw kernel runs over its global size, not a clalgo::range");
             if constexpr (std::is_same_v<U, WaitFor>) {
-                wait.insert(wait.end(), argument.events.begin(), argument.events.end());
+                detail::append_wait_list(queue, argument, wait);
             } else if constexpr (std::is_same_v<U, LocalMemory>) {
                 bound.emplace_back();
                 bound.back().cpp_type = "clalgo::LocalMemory";

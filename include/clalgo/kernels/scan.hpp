@@ -284,7 +284,7 @@ private:
         if (carry && value_type_ != type_name<T>())
             throw std::logic_error("clalgo: " + options_.name + ": its values are not of the kernel's type; no carry-in");
         detail::CallOptions call;
-        auto bound = detail::bind_call(call, arguments...);
+        auto bound = detail::bind_call(queue, call, arguments...);
         return enqueue_bound(queue, total, call.range, std::move(bound), call.wait, carry);
     }
 

@@ -52,17 +52,20 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
     const std::int64_t room = std::min(total, options.capacity.value_or(total));
     Selection<Value> result{Array<Value>(first, static_cast<std::size_t>(room), pooled),
                             DeviceCount{Array<std::int64_t>(first, 1, pooled), Event()}};
-    std::vector<cl::Event> copies;
     std::int64_t offset = 0;
     for (std::size_t k = 0; k < parts.size() && offset < room; ++k) {
         const std::int64_t length = std::min(counts[k], room - offset);
         if (length > 0)
             // on the first queue: one device writes the result (the counts' reads waited for every share)
-            copies.push_back(parts[k].values.view(0, std::size_t(length))
-                                 .copy_to(first, result.values.view(std::size_t(offset), std::size_t(length))));
+            parts[k].values.view(0, std::size_t(length))
+                .copy_to(first, result.values.view(std::size_t(offset), std::size_t(length)));
         offset += length;
     }
-    detail::wait_all(copies, "copying the shares of a multi-device copy_if");
+    try {
+        first.finish();  // the shares' arrays are released on return
+    } catch (const cl::Error& error) {
+        detail::rethrow(error, "copying the shares of a multi-device copy_if");
+    }
     result.count.device.write(first, &total);
     result.count.event = detail::marker(first, {});
     return result;
@@ -100,14 +103,14 @@ public:
         std::vector<T> carries(used.size());
         if (used.size() > 1) {
             std::vector<Array<T>> totals;
-            std::vector<cl::Event> done;
+            std::vector<Event> done;
             for (std::size_t d : used) {
                 totals.emplace_back(devices_.queue(d), 1, pooled);
                 done.push_back(totals_.with_total(devices_.queue(d), totals.back(), shares[d], arguments...));
                 devices_.queue(d).flush();
             }
             std::vector<T> partials;
-            for (std::size_t k = 0; k < used.size(); ++k) partials.push_back(totals[k].read_at(devices_.queue(used[k]), 0, {done[k]}));
+            for (std::size_t k = 0; k < used.size(); ++k) partials.push_back(totals[k].read_at(devices_.queue(used[k]), 0, detail::wait_list_for(devices_.queue(used[k]), done[k])));
             const auto prefixes = detail::prefixes_in_order(devices_.queue(0), partials, neutral_, scan_expr_, preamble_,
                                                             build_options_);
             for (std::size_t k = 1; k < used.size(); ++k) carries[k] = prefixes[k - 1];
