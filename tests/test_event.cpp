@@ -185,3 +185,36 @@ TEST(Event, ACountOnTheDeviceReadsRightFromAnotherQueue) {
     for (int v : host) expected += v % 2 == 0;
     EXPECT_EQ(kept.count.get(other), expected);  // waits for the copy_if's event, made for it
 }
+
+TEST(Event, OutlivesTheQueueItWasMadeOn) {
+    clalgo::ElementwiseKernel add_one(context(), "int *x", "x[i] += 1");
+    clalgo::Array<int> x(queue(), 1000);
+    x.fill(queue(), 3).wait();
+    clalgo::Event done;
+    {
+        clalgo::Queue short_lived(context());
+        done = add_one(short_lived, x);
+    }  // the Event keeps the OpenCL queue it needs for its marker
+    EXPECT_FALSE(done.made());
+    done.wait();
+    EXPECT_EQ(x.to_host(queue()), std::vector<int>(1000, 4));
+}
+
+TEST(Event, ThreadsAskingForOneEventAtOnceGetTheSameMarker) {
+    clalgo::ElementwiseKernel add_one(context(), "int *x", "x[i] += 1");
+    clalgo::Array<int> x(queue(), 1000);
+    x.fill(queue(), 0);
+    const clalgo::Event done = add_one(queue(), x);
+    std::vector<cl_event> seen(8, nullptr);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < seen.size(); ++t)
+        threads.emplace_back([&, t] {
+            const clalgo::Event copy = done;  // copies share the one pending event
+            seen[t] = copy.get()();
+        });
+    for (auto& thread : threads) thread.join();
+    for (cl_event event : seen) EXPECT_EQ(event, seen.front());
+    ASSERT_NE(seen.front(), nullptr);
+    done.wait();
+    EXPECT_EQ(x.to_host(queue()), std::vector<int>(1000, 1));
+}
