@@ -157,4 +157,17 @@ inline void register_affine() {
 inline Affine then(Affine a, Affine b) { return {a.mul * b.mul, b.mul * a.add + b.add}; }
 inline constexpr const char* affine_then = "(affine){a.mul * b.mul, b.mul * a.add + b.add}";
 
+/// A user event that holds back the commands that wait for it; open at the latest when the scope ends, so that a
+/// failed test does not leave its queue blocked.
+struct Gate {
+    explicit Gate(const clalgo::Context& context) : event(context.get()) {}
+    ~Gate() { open(); }
+    void open() {
+        if (!opened) event.setStatus(CL_COMPLETE);
+        opened = true;
+    }
+    cl::UserEvent event;
+    bool opened = false;
+};
+
 }  // namespace clalgo_test

@@ -13,17 +13,6 @@ using clalgo_test::queue;
 
 namespace {
 
-/// A gate that holds the queue until the test opens it, opened however the test ends.
-struct Gate {
-    cl::UserEvent event{context().get()};
-    ~Gate() { open(); }
-    void open() {
-        if (!opened) event.setStatus(CL_COMPLETE);
-        opened = true;
-    }
-    bool opened = false;
-};
-
 cl_int status_of(const cl::Event& event) { return event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
 
 }  // namespace
@@ -46,7 +35,7 @@ TEST(Event, TheMadeEventCompletesOnlyAfterTheCallsWork) {
     clalgo::ElementwiseKernel add_one(context(), "int *x", "x[i] += 1");
     clalgo::Array<int> x(queue(), 4096);
     x.fill(queue(), 1);
-    Gate gate;
+    clalgo_test::Gate gate(context());
     const clalgo::Event done = add_one(queue(), x, clalgo::wait_for(gate.event));
     const clalgo::Event copy = done;  // copies share the one event
     const cl::Event made = done;

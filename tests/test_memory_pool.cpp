@@ -16,6 +16,7 @@ namespace {
 
 using clalgo::Array;
 using clalgo::MemoryPool;
+using clalgo_test::Gate;
 using clalgo_test::ScopedVariable;
 
 /// A context of its own (a pool of its own) on the device under test, its pool configured as by default whatever
@@ -27,19 +28,6 @@ clalgo::Context fresh_context(bool from_environment = false) {
     MemoryPool::of(ctx);
     return ctx;
 }
-
-/// A user event that holds back the commands that wait for it; open at the latest when the scope ends, so that a
-/// failed test does not leave its queue blocked.
-struct Gate {
-    explicit Gate(const clalgo::Context& context) : event(context.get()) {}
-    ~Gate() { open(); }
-    void open() {
-        if (!opened) event.setStatus(CL_COMPLETE);
-        opened = true;
-    }
-    cl::UserEvent event;
-    bool opened = false;
-};
 
 std::size_t power_of_two_from(std::size_t bytes, bool up) {
     std::size_t power = 1;

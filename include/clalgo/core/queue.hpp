@@ -128,16 +128,19 @@ inline const std::vector<cl::Event>* wait_list(const std::vector<cl::Event>& eve
     return events.empty() ? nullptr : &events;
 }
 
-/// `wait`'s events as a wait list for a command on `queue`, to append to `list`: no null events, and no events
-/// not yet made of `queue` itself (its in-order commands run first anyway); those of other queues are made now.
+/// Appends to `list` what a command on `queue` that must follow `event` waits for: nothing where the event is empty
+/// or not yet made of `queue` itself (its in-order commands run first anyway); else the event, made now.
+inline void append_wait(const Queue& queue, const Event& event, std::vector<cl::Event>& list) {
+    if (event.pending_on(queue.get())) return;
+    cl::Event made = event.get();
+    if (made()) list.push_back(std::move(made));
+}
+
+/// `wait`'s events as a wait list for a command on `queue`, appended to `list` (see append_wait; no null events).
 inline void append_wait_list(const Queue& queue, const WaitFor& wait, std::vector<cl::Event>& list) {
     for (const auto& event : wait.events)
         if (event()) list.push_back(event);
-    for (const auto& event : wait.pending) {
-        if (event.pending_on(queue.get())) continue;
-        cl::Event made = event.get();
-        if (made()) list.push_back(std::move(made));
-    }
+    for (const auto& event : wait.pending) append_wait(queue, event, list);
 }
 
 inline std::vector<cl::Event> wait_list(const Queue& queue, const WaitFor& wait) {
@@ -156,20 +159,18 @@ inline Event call_event(const Queue& queue, cl::Event slot) {
     return Event::after(queue.get());
 }
 
-/// The wait list of a command on `queue` that must follow `event`: nothing where the event stands for earlier
-/// commands of the same in-order queue.
+/// The wait list of a command on `queue` that must follow `event` (see append_wait).
 inline std::vector<cl::Event> wait_list_for(const Queue& queue, const Event& event) {
-    if (event.pending_on(queue.get())) return {};
-    cl::Event made = event.get();
-    if (!made()) return {};
-    return {std::move(made)};
+    std::vector<cl::Event> list;
+    append_wait(queue, event, list);
+    return list;
 }
 
 /// Completes once `events` have; for calls that have nothing to launch (no command where there is nothing to wait
 /// for: the in-order queue orders the call's result after the earlier commands).
 inline Event marker(const Queue& queue, const std::vector<cl::Event>& events) {
-    cl::Event done;
     if (events.empty() && !queue.events_at_once()) return Event::after(queue.get());
+    cl::Event done;
     try {
         queue.get().enqueueMarkerWithWaitList(wait_list(events), &done);
     } catch (const cl::Error& error) {
