@@ -166,6 +166,52 @@ TEST(Sort, AMillionKeysAndPairsWithBothAlgorithms) {
     }
 }
 
+/// Sizes at the bounds of the one-tile sorts (group_size x 1, 2, 4, ... keys, up to the onesweep tile).
+std::vector<std::size_t> one_tile_sizes(std::size_t group, std::size_t tile) {
+    std::vector<std::size_t> sizes{2, group - 1};
+    for (std::size_t size = group; size < tile; size *= 2)
+        for (std::size_t n : {size, size + 1, 2 * size - 1})
+            if (n <= tile) sizes.push_back(n);
+    sizes.push_back(tile);
+    return sizes;
+}
+
+TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
+    // at most one onesweep tile: one work-group sorts, in the smallest of its tiles that holds every key
+    clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+    clalgo::RadixSortKernel<std::uint64_t> wide(context(), SortAlgorithm::onesweep);
+    clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
+    for (std::size_t n : one_tile_sizes(keys_only.group_size(), keys_only.tile())) {
+        const std::string what = "n=" + std::to_string(n);
+        check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
+        check_keys(keys_only, random_keys<std::uint32_t>(n, n + 1, 30), {true}, what + " descending");
+    }
+    for (std::size_t n : one_tile_sizes(wide.group_size(), wide.tile()))
+        check_keys(wide, random_keys<std::uint64_t>(n, 3 * n), {}, "uint64 n=" + std::to_string(n));
+    for (std::size_t n : one_tile_sizes(pairs.group_size(), pairs.tile())) {
+        const std::string what = "pairs n=" + std::to_string(n);
+        check_pairs(pairs, random_keys<std::int32_t>(n, 5 * n, 40), {}, what + " in place");
+        // into other arrays: the inputs stay as they were
+        const auto keys = random_keys<std::int32_t>(n, 5 * n + 1, 40);
+        std::vector<std::int64_t> positions(n);
+        std::iota(positions.begin(), positions.end(), 0);
+        auto keys_in = clalgo::to_device(queue(), keys);
+        auto values_in = clalgo::to_device(queue(), positions);
+        clalgo::Array<std::int32_t> keys_out(queue(), n);
+        clalgo::Array<std::int64_t> values_out(queue(), n);
+        pairs(queue(), keys_in, keys_out, values_in, values_out);
+        const auto got_keys = keys_out.to_host(queue());
+        const auto got_values = values_out.to_host(queue());
+        const auto order = expected_order(keys, {});
+        for (std::size_t k = 0; k < n; ++k) {
+            ASSERT_EQ(got_keys[k], keys[order[k]]) << what << " out of place: key at " << k;
+            ASSERT_EQ(got_values[k], order[k]) << what << " out of place: value at " << k;
+        }
+        ASSERT_EQ(keys_in.to_host(queue()), keys) << what << ": the input keys changed";
+        ASSERT_EQ(values_in.to_host(queue()), positions) << what << ": the input values changed";
+    }
+}
+
 TEST(Sort, OnesweepMovesValuesBothWaysThroughLocalMemoryOrByGathering) {
     // CLALGO_SORT_VALUES: values exchanged through the tile's local memory (the default: loaded while the keys
     // are written out; late: loaded after), or gathered by item

@@ -9,8 +9,8 @@
 // values are loaded after the keys are written, placed through local memory, written coalesced), so that a tile
 // of 32-bit keys and values holds 28 a work-item. A digit pass's scalars travel in one struct argument.
 // The histogram pass counts into running sums kept zero between calls; its last work-group moves them into the
-// histograms (so no fill precedes it). Inputs of at most one tile are sorted by one work-group alone, every
-// digit in local memory.
+// histograms (so no fill precedes it). Inputs of at most one tile are sorted by one work-group alone
+// (cl/radix_sort_tile.cl.hpp).
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -30,6 +30,27 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #else
 #define CLALGO_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
+)CLC";
+
+inline constexpr const char* radix_sort_exchange = R"CLC(
+/* Local memory the tile reuses: the rank's counters while ranking; then the tile's keys in digit order; then, with
+   values, the tile's values in digit order (CLALGO_VALUE_EXCHANGE) or the item each place came from (ushort), by
+   which each value is gathered. One region for all three lets a tile hold more keys. */
+#define CLALGO_MAX(a, b) ((a) > (b) ? (a) : (b))
+#if CLALGO_SPLIT_KEYS
+#define CLALGO_KEY_MOVED_BYTES 4
+#else
+#define CLALGO_KEY_MOVED_BYTES sizeof(clalgo_key_t)
+#endif
+#if !CLALGO_HAS_VALUES
+#define CLALGO_MOVED_BYTES CLALGO_KEY_MOVED_BYTES
+#elif CLALGO_VALUE_EXCHANGE
+#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_MAX(CLALGO_KEY_MOVED_BYTES, sizeof(clalgo_sort_value_t)), 2)
+#else
+#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_KEY_MOVED_BYTES, 2)
+#endif
+#define CLALGO_EXCHANGE_WORDS ((CLALGO_MAX(CLALGO_RANK_WORDS * 4, CLALGO_TILE * CLALGO_MOVED_BYTES) + 7) / 8)
+
 )CLC";
 
 inline constexpr const char* radix_sort_onesweep = R"CLC(
@@ -89,24 +110,6 @@ void clalgo_radix_histogram(${histogram_signature})
     for (uint k = lid; k < clalgo_passes * CLALGO_RADIX; k += CLALGO_GROUP_SIZE)
         clalgo_histograms[k] = atom_xchg(&clalgo_sums[k], 0ul);
 }
-
-/* Local memory the tile reuses: the rank's counters while ranking; then the tile's keys in digit order; then, with
-   values, the tile's values in digit order (CLALGO_VALUE_EXCHANGE) or the item each place came from (ushort), by
-   which each value is gathered. One region for all three lets a tile hold more keys. */
-#define CLALGO_MAX(a, b) ((a) > (b) ? (a) : (b))
-#if CLALGO_SPLIT_KEYS
-#define CLALGO_KEY_MOVED_BYTES 4
-#else
-#define CLALGO_KEY_MOVED_BYTES sizeof(clalgo_key_t)
-#endif
-#if !CLALGO_HAS_VALUES
-#define CLALGO_MOVED_BYTES CLALGO_KEY_MOVED_BYTES
-#elif CLALGO_VALUE_EXCHANGE
-#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_MAX(CLALGO_KEY_MOVED_BYTES, sizeof(clalgo_sort_value_t)), 2)
-#else
-#define CLALGO_MOVED_BYTES CLALGO_MAX(CLALGO_KEY_MOVED_BYTES, 2)
-#endif
-#define CLALGO_EXCHANGE_WORDS ((CLALGO_MAX(CLALGO_RANK_WORDS * 4, CLALGO_TILE * CLALGO_MOVED_BYTES) + 7) / 8)
 
 /* A digit pass's scalars in one argument: NVIDIA's launch cost grows with the number of arguments */
 typedef struct {
@@ -284,90 +287,6 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #endif
     }
 #endif
-}
-
-/* n <= one tile: one work-group sorts by every digit in local memory, then writes the keys (keys_out may be
-   keys_in) and the values, gathered from values_in (values_out may not be values_in) */
-__kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
-void clalgo_radix_tile_sort(${tile_sort_signature})
-{
-    CLALGO_MOVED_ARRAYS
-    __local ulong exchange[CLALGO_EXCHANGE_WORDS] __attribute__((aligned(128)));
-    __local clalgo_key_t *tile_keys = (__local clalgo_key_t *)exchange;
-    __local uint tile_counts[CLALGO_RADIX];
-    __local ulong tile_starts[CLALGO_RADIX];
-    __local ulong sums[CLALGO_GROUP_SIZE];
-    const uint valid = (uint)n;
-    const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
-    clalgo_key_t keys[CLALGO_ITEMS];
-    uint ranked[CLALGO_ITEMS];
-#if CLALGO_HAS_VALUES
-    __local ushort *tile_items = (__local ushort *)exchange;
-    uint items[CLALGO_ITEMS];
-#endif
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        keys[j] = CLALGO_ITEM(j) < valid ? clalgo_keys_in[CLALGO_ITEM(j)] : (clalgo_key_t)0;
-#if CLALGO_HAS_VALUES
-        items[j] = CLALGO_ITEM(j);
-#endif
-    }
-    for (uint shift = clalgo_begin_bit; shift < clalgo_end_bit; shift += 8) {
-        const uint mask = (1u << min(8u, clalgo_end_bit - shift)) - 1u;
-        /* items past the end have the largest digit and come last: after each digit they hold the tile's end */
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            ranked[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, shift, mask) : mask;
-        clalgo_rank_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
-#if CLALGO_SPLIT_KEYS
-        /* the low halves, then the high halves */
-        __local uint *tile_words = (__local uint *)exchange;
-        uint lows[CLALGO_ITEMS];
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            tile_words[ranked[j]] = (uint)as_ulong(keys[j]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            lows[j] = tile_words[CLALGO_ITEM(j)];
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            tile_words[ranked[j]] = (uint)(as_ulong(keys[j]) >> 32);
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            keys[j] = as_${key_type}(((ulong)tile_words[CLALGO_ITEM(j)] << 32) | lows[j]);
-#else
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            tile_keys[ranked[j]] = keys[j];
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            keys[j] = tile_keys[CLALGO_ITEM(j)];
-#endif
-#if CLALGO_HAS_VALUES
-        /* the items the same way, through the same local memory */
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            tile_items[ranked[j]] = (ushort)items[j];
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
-            items[j] = tile_items[CLALGO_ITEM(j)];
-#endif
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        if (CLALGO_ITEM(j) < valid) {
-            clalgo_keys_out[CLALGO_ITEM(j)] = keys[j];
-#if CLALGO_HAS_VALUES
-            clalgo_values_out[CLALGO_ITEM(j)] = clalgo_values_in[items[j]];
-#endif
-        }
 }
 )CLC";
 

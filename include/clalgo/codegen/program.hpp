@@ -121,6 +121,8 @@ public:
         std::map<std::string, ArgumentMemo> memos;
         /// Held while a call sets arguments and enqueues, so that threads sharing the object do not mix them.
         std::unique_ptr<std::mutex> launch_mutex = std::make_unique<std::mutex>();
+        /// Where the build waits for the first call (BuildTime::first_call): done once, by the first caller.
+        std::once_flag built;
 
         cl::Kernel& kernel(const std::string& name) {
             auto found = kernels.find(name);
@@ -144,38 +146,52 @@ public:
 
     using Generator = std::function<GeneratedSource(const DeviceInfo&)>;
 
+    /// When the program is compiled: in the constructor, or on a device at the first call there (for variants of
+    /// a kernel that many programs never use: the constructor then only generates their sources).
+    enum class BuildTime { now, first_call };
+
     KernelProgram() = default;
 
     /// Generates and builds the program for every device of `context`; `types` are the OpenCL C types it uses.
+    /// Unsupported types and struct layouts are checked here, whenever the build comes.
     KernelProgram(const Context& context, const Generator& generate, const std::string& options, BuildLabel label,
-                  const std::vector<std::string>& types, const std::vector<std::string>& kernel_names)
-        : owner_(context), state_(&context.state()) {
+                  const std::vector<std::string>& types, const std::vector<std::string>& kernel_names,
+                  BuildTime when = BuildTime::now)
+        : owner_(context), state_(&context.state()),
+          recipe_(std::make_shared<Recipe>(Recipe{options, std::move(label), kernel_names})) {
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
-            require_types_supported(info, types, label.kernel_name);
+            require_types_supported(info, types, recipe_->label.kernel_name);
             verify_struct_layouts(context, device, types);
             auto on = std::make_unique<OnDevice>();
             on->device = device;
             on->info = &info;
             on->source = generate(info);
-            BuiltProgram built = build_program_with_log(context, device, on->source, options, label);
-            on->program = std::move(built.program);
-            on->build_log = std::move(built.log);
-            for (const auto& name : kernel_names) on->kernel(name);
+            if (when == BuildTime::now) build(*on, context);
             devices_.push_back(std::move(on));
         }
+        if (when == BuildTime::now) recipe_.reset();
     }
 
-    /// The program on the queue's device; throws where the queue belongs to another context.
+    /// The program on the queue's device (built there now if its build waited for the first call); throws where
+    /// the queue belongs to another context.
     OnDevice& on(const Queue& queue) const {
+        OnDevice& on = *devices_[device_index(queue)];
+        if (recipe_) std::call_once(on.built, [&] { build(on, queue.context()); });
+        return on;
+    }
+
+    /// The place of the queue's device among the context's (builds nothing); throws where the queue belongs to
+    /// another context.
+    std::size_t device_index(const Queue& queue) const {
         if (&queue.context().state() != state_)
             throw std::invalid_argument("clalgo: the queue belongs to another context than the kernel");
-        for (const auto& on : devices_)
-            if (on->device() == queue.device()()) return *on;
+        for (std::size_t d = 0; d < devices_.size(); ++d)
+            if (devices_[d]->device() == queue.device()()) return d;
         throw std::invalid_argument("clalgo: the queue's device is not a device of the kernel's context");
     }
 
-    /// The program on one device of the context.
+    /// The program on one device of the context, as built so far (for programs built in the constructor).
     OnDevice& on_device(const cl::Device& device) const {
         for (const auto& on : devices_)
             if (on->device() == device()) return *on;
@@ -186,7 +202,8 @@ public:
     const std::string& source(std::size_t device_index = 0) const { return devices_.at(device_index)->source.text; }
 
     /// What the compiler said building the program for a device (the first by default): its warnings, often
-    /// nothing. Where the binary came from the disk cache, the log of the build that stored it.
+    /// nothing. Where the binary came from the disk cache, the log of the build that stored it. Empty while a
+    /// build that waits for the first call has not come.
     const std::string& build_log(std::size_t device_index = 0) const { return devices_.at(device_index)->build_log; }
 
     /// The devices of the program's context, in its order.
@@ -198,8 +215,23 @@ public:
     void release_context() noexcept { owner_.reset(); }
 
 private:
+    /// What a build needs besides the source, kept while a build waits for the first call.
+    struct Recipe {
+        std::string options;
+        BuildLabel label;
+        std::vector<std::string> kernel_names;
+    };
+
+    void build(OnDevice& on, const Context& context) const {
+        BuiltProgram built = build_program_with_log(context, on.device, on.source, recipe_->options, recipe_->label);
+        on.program = std::move(built.program);
+        on.build_log = std::move(built.log);
+        for (const auto& name : recipe_->kernel_names) on.kernel(name);
+    }
+
     std::optional<Context> owner_;          ///< keeps the context alive, unless the context keeps this program
     const ContextState* state_ = nullptr;
+    std::shared_ptr<const Recipe> recipe_;  ///< null once every device's program is built in the constructor
     std::vector<std::unique_ptr<OnDevice>> devices_;
 };
 

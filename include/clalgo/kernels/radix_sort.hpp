@@ -1,6 +1,8 @@
 // RadixSortKernel<Key, Value>: a stable LSD radix sort of keys (every integer type of 8 to 64 bits, float,
 // double), in place, ascending or descending, over a range of the key's bits, optionally moving values of any
-// type (registered structs included) with their keys. Built once per context; each call is asynchronous.
+// type (registered structs included) with their keys. Made once per context; each program is compiled at the
+// first call that needs it (on GPUs: the onesweep passes, or the one-tile sort of the input's size class); each
+// call is asynchronous.
 //   clalgo::RadixSortKernel<std::uint32_t> sort_keys(ctx);
 //   sort_keys(q, keys);                                        // ascending, every bit
 //   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
@@ -14,6 +16,7 @@
 #include <clalgo/cl/radix_sort_common.cl.hpp>
 #include <clalgo/cl/radix_sort_onesweep.cl.hpp>
 #include <clalgo/cl/radix_sort_rank.cl.hpp>
+#include <clalgo/cl/radix_sort_tile.cl.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -24,7 +27,10 @@
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/radix_sort.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -84,45 +90,37 @@ class RadixSortKernel {
     using ValueView = ArrayView<ValueType>;
 
 public:
-    /// Builds the sort for every device of `context`; `algorithm` forces one (tests, devices you know).
+    /// Makes the sort for every device of `context`; `algorithm` forces one (tests, devices you know). Its
+    /// programs are compiled at the first call that needs them: on GPUs, the onesweep passes for inputs of more
+    /// than one tile, and one small program per tile size for the others.
     explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic)
         : requested_(algorithm) {
-        const std::string key_type = type_name<Key>();
-        const std::string value_type = has_values ? type_name<ValueType>() : "";
-        std::vector<std::string> types{key_type};
-        if (has_values) types.push_back(value_type);
-        auto generate = [&](const DeviceInfo& info) {
-            const auto policy = detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_);
-            policies_.push_back(policy);
-            std::string pattern = detail::cl_source::radix_sort_common;
-            if (policy.algorithm == SortAlgorithm::blocks) {
-                pattern += detail::cl_source::radix_sort_blocks;
-            } else {
-                pattern += detail::cl_source::radix_sort_onesweep_head;
-                pattern += detail::cl_source::radix_digit_scan;
-                pattern += detail::cl_source::radix_sort_rank;
-                pattern += detail::cl_source::radix_sort_onesweep;
-            }
-            std::map<std::string, detail::Fill> fills{
-                {"prologue", detail::library_text(detail::program_prologue(info, types))},
-                {"key_type", detail::library_text(key_type)},
-                {"bits_type", detail::library_text(detail::RadixKey<Key>::bits_type)},
-                {"key_kind", detail::library_text(std::to_string(detail::RadixKey<Key>::kind))},
-                {"key_bits", detail::library_text(std::to_string(detail::RadixKey<Key>::bits))},
-                {"has_values", detail::library_text(has_values ? "1" : "0")},
-                {"value_type", detail::library_text(value_type)},
-                {"group_size", detail::library_text(std::to_string(policy.group_size))},
-                {"items_per_thread", detail::library_text(std::to_string(policy.items))},
-                {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
-                {"value_exchange", detail::library_text(policy.value_exchange ? "1" : "0")},
-                {"early_values", detail::library_text(policy.early_values ? "1" : "0")},
-                {"split_keys", detail::library_text(policy.split_keys ? "1" : "0")},
-                {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
-            for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
-                fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
-            return detail::render(pattern, fills);
-        };
-        program_ = detail::KernelProgram(context, generate, "", detail::BuildLabel{"radix_sort", {}}, types, {});
+        std::vector<std::string> types{type_name<Key>()};
+        if (has_values) types.push_back(type_name<ValueType>());
+        std::size_t most_items = 0;  // of the onesweep tiles; 0: no device sorts by onesweep
+        for (const auto& device : context.devices()) {
+            const auto& info = context.info(device);
+            infos_.push_back(&info);
+            policies_.push_back(detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_));
+            launch_mutexes_.push_back(std::make_unique<std::mutex>());
+            if (policies_.back().algorithm == SortAlgorithm::onesweep) most_items = std::max(most_items, policies_.back().items);
+        }
+        const auto first_call = detail::KernelProgram::BuildTime::first_call;
+        program_ = detail::KernelProgram(
+            context, [&](const DeviceInfo& info) { return generate(info, policy_of(info), false); }, "",
+            detail::BuildLabel{"radix_sort", {}}, types, {}, first_call);
+        // tiles of group_size x 1, 2, 4, ... keys, up to the onesweep tile
+        for (std::size_t items = 1; most_items > 0; items *= 2) {
+            tile_programs_.emplace_back(
+                context,
+                [&](const DeviceInfo& info) {
+                    auto policy = policy_of(info);
+                    policy.items = std::min(policy.items, items);
+                    return generate(info, policy, true);
+                },
+                "", detail::BuildLabel{"radix_sort_tile", {}}, types, std::vector<std::string>{}, first_call);
+            if (items >= most_items) break;
+        }
     }
 
     /// Sorts `keys` in place; returns the event of the last command. Keys equal in the sorted bits keep their order.
@@ -159,12 +157,58 @@ public:
     SortAlgorithm algorithm(std::size_t device_index = 0) const { return policies_.at(device_index).algorithm; }
     /// The generated OpenCL C for a device of the context.
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
-    /// What the compiler said building it for a device (warnings; often nothing).
+    /// What the compiler said building it for a device (warnings; often nothing; empty before a call of more
+    /// than one tile there).
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return policies_.at(device_index).tile(); }
+    /// The work-group size of a device's tiles (1 for the blocks algorithm): inputs of at most one tile are sorted
+    /// by one work-group holding group_size x 1, 2, 4, ... keys, the fewest that hold them all.
+    std::size_t group_size(std::size_t device_index = 0) const { return policies_.at(device_index).group_size; }
 
 private:
+    const detail::RadixSortPolicy& policy_of(const DeviceInfo& info) const {
+        for (std::size_t d = 0; d < infos_.size(); ++d)
+            if (infos_[d] == &info) return policies_[d];
+        throw std::logic_error("clalgo: no radix sort policy for the device");
+    }
+
+    /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
+    detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program) const {
+        const std::string key_type = type_name<Key>();
+        const std::string value_type = has_values ? type_name<ValueType>() : "";
+        std::vector<std::string> types{key_type};
+        if (has_values) types.push_back(value_type);
+        std::string pattern = detail::cl_source::radix_sort_common;
+        if (policy.algorithm == SortAlgorithm::blocks && !tile_program) {
+            pattern += detail::cl_source::radix_sort_blocks;
+        } else {
+            pattern += detail::cl_source::radix_sort_onesweep_head;
+            pattern += detail::cl_source::radix_digit_scan;
+            pattern += detail::cl_source::radix_sort_rank;
+            pattern += detail::cl_source::radix_sort_exchange;
+            pattern += tile_program ? detail::cl_source::radix_sort_tile : detail::cl_source::radix_sort_onesweep;
+        }
+        std::map<std::string, detail::Fill> fills{
+            {"prologue", detail::library_text(detail::program_prologue(info, types))},
+            {"key_type", detail::library_text(key_type)},
+            {"bits_type", detail::library_text(detail::RadixKey<Key>::bits_type)},
+            {"key_kind", detail::library_text(std::to_string(detail::RadixKey<Key>::kind))},
+            {"key_bits", detail::library_text(std::to_string(detail::RadixKey<Key>::bits))},
+            {"has_values", detail::library_text(has_values ? "1" : "0")},
+            {"value_type", detail::library_text(value_type)},
+            {"group_size", detail::library_text(std::to_string(policy.group_size))},
+            {"items_per_thread", detail::library_text(std::to_string(policy.items))},
+            {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
+            {"value_exchange", detail::library_text(policy.value_exchange ? "1" : "0")},
+            {"early_values", detail::library_text(policy.early_values ? "1" : "0")},
+            {"split_keys", detail::library_text(policy.split_keys ? "1" : "0")},
+            {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
+        for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
+            fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
+        return detail::render(pattern, fills);
+    }
+
     static detail::Signature signature(const std::string& kernel) {
         using detail::buffer_parameter;
         std::vector<detail::Parameter> moved{buffer_parameter("const clalgo_key_t", "clalgo_keys_in_base"),
@@ -211,12 +255,6 @@ private:
             add(values);
         }
         return detail::Signature(std::move(list));
-    }
-
-    const detail::RadixSortPolicy& policy_for(const detail::KernelProgram::OnDevice& on) const {
-        for (std::size_t d = 0; d < program_.devices().size(); ++d)
-            if (program_.devices()[d]() == on.device()) return policies_.at(d);
-        throw std::logic_error("clalgo: no radix sort policy for the device");
     }
 
     /// A buffer and an element offset: where a pass reads or writes.
@@ -268,9 +306,13 @@ private:
         const cl_uint begin = static_cast<cl_uint>(options.begin_bit), end = static_cast<cl_uint>(end_bit);
         const cl_uint passes = (end - begin + 7) / 8;
 
-        auto& on = program_.on(queue);
-        const auto& policy = policy_for(on);
-        std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        const std::size_t device = program_.device_index(queue);
+        const auto& policy = policies_[device];
+        const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
+        std::size_t tile_size = 0;  // of the smallest one-tile program that holds the input
+        while (one_tile && policy.group_size * std::min<std::size_t>(policy.items, std::size_t(1) << tile_size) < n) ++tile_size;
+        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : program_.on(queue);
+        std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
         if (values_in) scratch.values.reserve(queue, n * sizeof(ValueType));
@@ -314,7 +356,7 @@ private:
         // with the caller's events still in `wait`, nothing was enqueued
         auto finished = [&] { return wait.empty() ? detail::call_event(queue, last_event) : detail::marker(queue, wait); };
 
-        if (policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile()) {
+        if (one_tile) {
             // values are gathered, so they cannot be written over their own input
             const Where values_to = values_in_place ? spare : output;
             run("clalgo_radix_tile_sort", signature("tile_sort"), policy.group_size, policy.group_size, [&](auto& a) {
@@ -426,10 +468,17 @@ private:
     }
 
     SortAlgorithm requested_;
+    std::vector<const DeviceInfo*> infos_;            ///< the context's devices, in its order
     std::vector<detail::RadixSortPolicy> policies_;  ///< one per device of the context, in its order
+    /// Per device: held while a call sets arguments, enqueues and uses the queue's scratch.
+    std::vector<std::unique_ptr<std::mutex>> launch_mutexes_;
     friend struct detail::ContextCache;
-    void release_context() noexcept { program_.release_context(); }
-    detail::KernelProgram program_;
+    void release_context() noexcept {
+        program_.release_context();
+        for (auto& tile_program : tile_programs_) tile_program.release_context();
+    }
+    detail::KernelProgram program_;                    ///< the passes over more than one tile
+    std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of group_size x 2^k keys (at most the policy's)
     mutable detail::PerQueue<detail::RadixScratch> scratch_;
 };
 
