@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -176,20 +177,20 @@ std::vector<std::size_t> one_tile_sizes(std::size_t group, std::size_t tile) {
     return sizes;
 }
 
-TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
-    // at most one onesweep tile: one work-group sorts, in the smallest of its tiles that holds every key
+/// Sorts at every one-tile size: keys, 64-bit keys, pairs in place and into other arrays.
+void one_tile_sorts_match_stable_sort(const std::string& config) {
     clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
     clalgo::RadixSortKernel<std::uint64_t> wide(context(), SortAlgorithm::onesweep);
     clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
     for (std::size_t n : one_tile_sizes(keys_only.group_size(), keys_only.tile())) {
-        const std::string what = "n=" + std::to_string(n);
+        const std::string what = config + "n=" + std::to_string(n);
         check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
         check_keys(keys_only, random_keys<std::uint32_t>(n, n + 1, 30), {true}, what + " descending");
     }
     for (std::size_t n : one_tile_sizes(wide.group_size(), wide.tile()))
-        check_keys(wide, random_keys<std::uint64_t>(n, 3 * n), {}, "uint64 n=" + std::to_string(n));
+        check_keys(wide, random_keys<std::uint64_t>(n, 3 * n), {}, config + "uint64 n=" + std::to_string(n));
     for (std::size_t n : one_tile_sizes(pairs.group_size(), pairs.tile())) {
-        const std::string what = "pairs n=" + std::to_string(n);
+        const std::string what = config + "pairs n=" + std::to_string(n);
         check_pairs(pairs, random_keys<std::int32_t>(n, 5 * n, 40), {}, what + " in place");
         // into other arrays: the inputs stay as they were
         const auto keys = random_keys<std::int32_t>(n, 5 * n + 1, 40);
@@ -210,6 +211,55 @@ TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
         ASSERT_EQ(keys_in.to_host(queue()), keys) << what << ": the input keys changed";
         ASSERT_EQ(values_in.to_host(queue()), positions) << what << ": the input values changed";
     }
+}
+
+TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
+    // at most one onesweep tile: one work-group sorts, in the smallest of its tiles that holds every key; the
+    // policy's tiles, then tiles of 16 keys a work-item whose larger sizes take groups larger than the policy's
+    for (const bool larger_groups : {false, true}) {
+        std::optional<clalgo_test::ScopedVariable> items, group;
+        if (larger_groups) {
+            items.emplace("CLALGO_SORT_ITEMS", "16");
+            group.emplace("CLALGO_SORT_TILE_GROUP", "1024");
+            // the largest of these tiles takes a group larger than the policy's
+            const auto& info = queue().info();
+            const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::onesweep);
+            EXPECT_GT(clalgo::detail::radix_tile_policy(info, policy, 4, 4, 0).group_size, policy.group_size);
+        }
+        one_tile_sorts_match_stable_sort(larger_groups ? "larger groups " : "");
+    }
+}
+
+TEST(SortPolicy, OneTileSortsFitTheDevice) {
+    using clalgo::DeviceClass;
+    for (DeviceClass device : {DeviceClass::nvidia_gpu, DeviceClass::other_gpu, DeviceClass::cpu}) {
+        auto info = clalgo::typical_device(device);
+        info.has_int64_atomics = true;
+        for (std::size_t key_size : {1, 2, 4, 8})
+            for (std::size_t value_size : {0, 4, 8, 24}) {
+                const auto policy = clalgo::detail::radix_sort_policy(info, key_size, value_size, SortAlgorithm::onesweep);
+                for (std::size_t k = 0; k == 0 || policy.one_tile_keys(k - 1) < policy.tile(); ++k) {
+                    const auto shape = clalgo::detail::radix_tile_policy(info, policy, k, key_size, value_size);
+                    const std::string what = info.name + " keys " + std::to_string(key_size) + " values " +
+                                             std::to_string(value_size) + " class " + std::to_string(k);
+                    EXPECT_GE(shape.tile(), policy.one_tile_keys(k)) << what;
+                    EXPECT_LE(shape.tile(), 65536u) << what;
+                    EXPECT_GE(shape.group_size, policy.group_size) << what;
+                    EXPECT_LE(shape.group_size, info.max_work_group_size) << what;
+                    EXPECT_EQ(shape.group_size & (shape.group_size - 1), 0u) << what;
+                    if (shape.group_size > policy.group_size)
+                        EXPECT_LE(shape.local_bytes(key_size, value_size), info.local_memory_bytes) << what;
+                }
+            }
+    }
+    // NVIDIA: one tile of 32-bit keys in groups of 1024, 7 keys each
+    const auto nvidia = clalgo::typical_device(DeviceClass::nvidia_gpu);
+    const auto policy = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 1024u);  // 4096 keys
+    clalgo_test::ScopedVariable group("CLALGO_SORT_TILE_GROUP", "256");
+    const auto kept = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, kept, 4, 4, 0).group_size, 256u);
 }
 
 TEST(Sort, OnesweepMovesValuesBothWaysThroughLocalMemoryOrByGathering) {

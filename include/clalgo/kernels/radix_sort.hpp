@@ -110,16 +110,11 @@ public:
             context, [&](const DeviceInfo& info) { return generate(info, policy_of(info), false); }, "",
             detail::BuildLabel{"radix_sort", {}}, types, {}, first_call);
         // tiles of group_size x 1, 2, 4, ... keys, up to the onesweep tile
-        for (std::size_t items = 1; most_items > 0; items *= 2) {
+        for (std::size_t k = 0; most_items > 0; ++k) {
             tile_programs_.emplace_back(
-                context,
-                [&](const DeviceInfo& info) {
-                    auto policy = policy_of(info);
-                    policy.items = std::min(policy.items, items);
-                    return generate(info, policy, true);
-                },
+                context, [&](const DeviceInfo& info) { return generate(info, tile_policy(info, policy_of(info), k), true); },
                 "", detail::BuildLabel{"radix_sort_tile", {}}, types, std::vector<std::string>{}, first_call);
-            if (items >= most_items) break;
+            if ((std::size_t(1) << k) >= most_items) break;
         }
     }
 
@@ -162,11 +157,16 @@ public:
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return policies_.at(device_index).tile(); }
-    /// The work-group size of a device's tiles (1 for the blocks algorithm): inputs of at most one tile are sorted
-    /// by one work-group holding group_size x 1, 2, 4, ... keys, the fewest that hold them all.
+    /// The work-group size of a device's tiles (1 for the blocks algorithm). Inputs of at most one tile are sorted
+    /// by one work-group alone, in the smallest of the sizes group_size x 1, 2, 4, ... keys (up to tile()) that
+    /// holds them, each with a group of its own shape.
     std::size_t group_size(std::size_t device_index = 0) const { return policies_.at(device_index).group_size; }
 
 private:
+    static detail::RadixSortPolicy tile_policy(const DeviceInfo& info, const detail::RadixSortPolicy& policy, std::size_t k) {
+        return detail::radix_tile_policy(info, policy, k, sizeof(Key), has_values ? sizeof(ValueType) : 0);
+    }
+
     const detail::RadixSortPolicy& policy_of(const DeviceInfo& info) const {
         for (std::size_t d = 0; d < infos_.size(); ++d)
             if (infos_[d] == &info) return policies_[d];
@@ -309,8 +309,8 @@ private:
         const std::size_t device = program_.device_index(queue);
         const auto& policy = policies_[device];
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
-        std::size_t tile_size = 0;  // of the smallest one-tile program that holds the input
-        while (one_tile && policy.group_size * std::min<std::size_t>(policy.items, std::size_t(1) << tile_size) < n) ++tile_size;
+        std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
+        while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
         auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : program_.on(queue);
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
@@ -359,7 +359,8 @@ private:
         if (one_tile) {
             // values are gathered, so they cannot be written over their own input
             const Where values_to = values_in_place ? spare : output;
-            run("clalgo_radix_tile_sort", signature("tile_sort"), policy.group_size, policy.group_size, [&](auto& a) {
+            const std::size_t group = tile_policy(*infos_[device], policy, tile_size).group_size;
+            run("clalgo_radix_tile_sort", signature("tile_sort"), group, group, [&](auto& a) {
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
                 a.set("clalgo_flip", flip);
                 set_moved(a, input, output, values_to);

@@ -34,10 +34,16 @@ struct RadixSortPolicy {
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
+    std::size_t tile_group_max = 1;    ///< onesweep: the largest work-group that sorts an input of one tile alone
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
 
     std::size_t tile() const { return group_size * items; }
+
+    /// Keys the one-tile sort of size class k holds: group_size x 2^k, up to tile() (onesweep).
+    std::size_t one_tile_keys(std::size_t k) const {
+        return group_size * std::min<std::size_t>(items, std::size_t(1) << std::min<std::size_t>(k, 16));
+    }
 
     /// Blocks a pass over n keys uses, for the blocks algorithm.
     std::uint64_t blocks_for(std::uint64_t n) const {
@@ -100,7 +106,33 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
+    // one work-group alone ranks an input of one tile digit after digit: more work-items, each with fewer keys,
+    // shorten each digit (on NVIDIA, groups of 1024 where local memory allows); CPUs keep their small groups
+    policy.tile_group_max = device == DeviceClass::cpu ? policy.group_size
+                                                       : power_of_two_at_most(std::min<std::size_t>(1024, info.max_work_group_size));
+    if (auto group = tuning_number("CLALGO_SORT_TILE_GROUP", 1, 1024))
+        policy.tile_group_max = power_of_two_at_most(std::min<std::size_t>(std::size_t(*group), info.max_work_group_size));
+    policy.tile_group_max = std::max(policy.tile_group_max, policy.group_size);
     return policy;
+}
+
+/// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at
+/// least 4 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
+/// each digit's ranking is short.
+inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
+                                         std::size_t key_size, std::size_t value_size) {
+    RadixSortPolicy shape = policy;
+    const std::size_t keys = policy.one_tile_keys(k);
+    const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
+    for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 4)));
+         group >= policy.group_size; group /= 2) {
+        shape.group_size = group;
+        shape.items = (keys + group - 1) / group;
+        if (group == policy.group_size || shape.local_bytes(key_size, value_size) <= budget) return shape;
+    }
+    shape.group_size = policy.group_size;
+    shape.items = (keys + policy.group_size - 1) / policy.group_size;
+    return shape;
 }
 
 }  // namespace detail
