@@ -215,7 +215,7 @@ void one_tile_sorts_match_stable_sort(const std::string& config) {
 
 TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
     // at most one onesweep tile: one work-group sorts, in the smallest of its tiles that holds every key; the
-    // policy's tiles, then tiles of 16 keys a work-item whose larger sizes take groups larger than the policy's
+    // policy's tiles, then tiles of 16 keys a work-item whose largest size takes a group larger than the policy's
     for (const bool larger_groups : {false, true}) {
         std::optional<clalgo_test::ScopedVariable> items, group;
         if (larger_groups) {
@@ -252,11 +252,12 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
                 }
             }
     }
-    // NVIDIA: one tile of 32-bit keys in groups of 1024, 7 keys each
+    // NVIDIA, 32-bit keys: 8 keys or more a work-item
     const auto nvidia = clalgo::typical_device(DeviceClass::nvidia_gpu);
     const auto policy = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 1024u);  // 4096 keys
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 512u);  // 4096 keys
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 8u);
     clalgo_test::ScopedVariable group("CLALGO_SORT_TILE_GROUP", "256");
     const auto kept = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, kept, 4, 4, 0).group_size, 256u);

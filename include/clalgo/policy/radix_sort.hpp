@@ -107,7 +107,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
     // one work-group alone ranks an input of one tile digit after digit: more work-items, each with fewer keys,
-    // shorten each digit (on NVIDIA, groups of 1024 where local memory allows); CPUs keep their small groups
+    // shorten each digit (GPUs: groups of up to 1024, as local memory allows); CPUs keep their small groups
     policy.tile_group_max = device == DeviceClass::cpu ? policy.group_size
                                                        : power_of_two_at_most(std::min<std::size_t>(1024, info.max_work_group_size));
     if (auto group = tuning_number("CLALGO_SORT_TILE_GROUP", 1, 1024))
@@ -117,14 +117,15 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
 }
 
 /// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at
-/// least 4 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
-/// each digit's ranking is short.
+/// least 8 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
+/// each digit's ranking is short. On an H100, 4096 keys sorted fastest in 512 x 8 (against 256 x 16 and
+/// 1024 x 4: docs/performance.md).
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {
     RadixSortPolicy shape = policy;
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
-    for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 4)));
+    for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
          group >= policy.group_size; group /= 2) {
         shape.group_size = group;
         shape.items = (keys + group - 1) / group;
