@@ -167,6 +167,29 @@ TEST(Sort, AMillionKeysAndPairsWithBothAlgorithms) {
     }
 }
 
+/// Sorts int32 keys with their positions as values into other arrays; checks both against std::stable_sort and
+/// that the inputs stay as they were.
+void check_pairs_into(const clalgo::RadixSortKernel<std::int32_t, std::int64_t>& sorter, const std::vector<std::int32_t>& keys,
+                      const SortOptions& options, const std::string& what) {
+    const std::size_t n = keys.size();
+    std::vector<std::int64_t> positions(n);
+    std::iota(positions.begin(), positions.end(), 0);
+    auto keys_in = clalgo::to_device(queue(), keys);
+    auto values_in = clalgo::to_device(queue(), positions);
+    clalgo::Array<std::int32_t> keys_out(queue(), n);
+    clalgo::Array<std::int64_t> values_out(queue(), n);
+    sorter(queue(), keys_in, keys_out, values_in, values_out, options);
+    const auto order = expected_order(keys, options);
+    const auto got = keys_out.to_host(queue());
+    const auto got_values = values_out.to_host(queue());
+    for (std::size_t k = 0; k < n; ++k) {
+        ASSERT_EQ(got[k], keys[order[k]]) << what << " n=" << n << ": key at " << k;
+        ASSERT_EQ(got_values[k], order[k]) << what << " n=" << n << ": value at " << k;
+    }
+    EXPECT_EQ(keys_in.to_host(queue()), keys) << what << ": the input keys changed";
+    EXPECT_EQ(values_in.to_host(queue()), positions) << what << ": the input values changed";
+}
+
 /// Sizes at the bounds of the one-tile sorts (group_size x 1, 2, 4, ... keys, up to the onesweep tile).
 std::vector<std::size_t> one_tile_sizes(std::size_t group, std::size_t tile) {
     std::vector<std::size_t> sizes{2, group - 1};
@@ -192,24 +215,7 @@ void one_tile_sorts_match_stable_sort(const std::string& config) {
     for (std::size_t n : one_tile_sizes(pairs.group_size(), pairs.tile())) {
         const std::string what = config + "pairs n=" + std::to_string(n);
         check_pairs(pairs, random_keys<std::int32_t>(n, 5 * n, 40), {}, what + " in place");
-        // into other arrays: the inputs stay as they were
-        const auto keys = random_keys<std::int32_t>(n, 5 * n + 1, 40);
-        std::vector<std::int64_t> positions(n);
-        std::iota(positions.begin(), positions.end(), 0);
-        auto keys_in = clalgo::to_device(queue(), keys);
-        auto values_in = clalgo::to_device(queue(), positions);
-        clalgo::Array<std::int32_t> keys_out(queue(), n);
-        clalgo::Array<std::int64_t> values_out(queue(), n);
-        pairs(queue(), keys_in, keys_out, values_in, values_out);
-        const auto got_keys = keys_out.to_host(queue());
-        const auto got_values = values_out.to_host(queue());
-        const auto order = expected_order(keys, {});
-        for (std::size_t k = 0; k < n; ++k) {
-            ASSERT_EQ(got_keys[k], keys[order[k]]) << what << " out of place: key at " << k;
-            ASSERT_EQ(got_values[k], order[k]) << what << " out of place: value at " << k;
-        }
-        ASSERT_EQ(keys_in.to_host(queue()), keys) << what << ": the input keys changed";
-        ASSERT_EQ(values_in.to_host(queue()), positions) << what << ": the input values changed";
+        check_pairs_into(pairs, random_keys<std::int32_t>(n, 5 * n + 1, 40), {}, what + " into other arrays");
     }
 }
 
@@ -227,6 +233,30 @@ TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
             EXPECT_GT(clalgo::detail::radix_tile_policy(info, policy, 4, 4, 0).group_size, policy.group_size);
         }
         one_tile_sorts_match_stable_sort(larger_groups ? "larger groups " : "");
+    }
+}
+
+TEST(Sort, AFewTilesOfKeysSortInSmallTiles) {
+    // inputs of a few tiles sort in smaller tiles (CLALGO_SORT_SMALL_ITEMS keys a work-item, up to
+    // CLALGO_SORT_SMALL_KEYS keys); past that, in the policy's tiles
+    clalgo_test::ScopedVariable items("CLALGO_SORT_SMALL_ITEMS", "2");
+    clalgo_test::ScopedVariable keys("CLALGO_SORT_SMALL_KEYS", "5000");
+    clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+    clalgo::RadixSortKernel<std::uint64_t> wide(context(), SortAlgorithm::onesweep);
+    clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
+    const std::size_t tile = keys_only.tile(), small = keys_only.group_size() * 2;
+    ASSERT_LT(small, tile);
+    const auto policy = clalgo::detail::radix_sort_policy(queue().info(), 4, 0, SortAlgorithm::onesweep);
+    EXPECT_TRUE(policy.small_tiles(tile + 1));
+    EXPECT_FALSE(policy.small_tiles(5001));
+    for (std::size_t n : {tile + 1, tile + small + 1, 3 * small, std::size_t(4999), std::size_t(5000), std::size_t(5001)}) {
+        const std::string what = "n=" + std::to_string(n);
+        check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
+        check_keys(keys_only, random_keys<std::uint32_t>(n, n + 1, 30), {true}, what + " descending");
+        check_keys(keys_only, random_keys<std::uint32_t>(n, n + 2), {false, 4, 21}, what + " bits 4-21");
+        check_keys(wide, random_keys<std::uint64_t>(n, 3 * n), {}, "uint64 " + what);
+        check_pairs(pairs, random_keys<std::int32_t>(n, 5 * n, 40), {}, "pairs " + what);
+        check_pairs_into(pairs, random_keys<std::int32_t>(n, 5 * n + 1, 40), {true}, "pairs into other arrays " + what);
     }
 }
 
@@ -258,6 +288,15 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 512u);  // 4096 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 8u);
+    // NVIDIA: a few tiles' keys in tiles of 8 keys a work-item; other devices in their one tile
+    EXPECT_EQ(policy.small_items, 8u);
+    EXPECT_TRUE(policy.small_tiles(policy.tile() + 1));
+    EXPECT_TRUE(policy.small_tiles(std::size_t(1) << 17));
+    EXPECT_FALSE(policy.small_tiles((std::size_t(1) << 17) + 1));
+    EXPECT_FALSE(policy.small_tiles(policy.tile()));
+    auto gpu = clalgo::typical_device(DeviceClass::other_gpu);
+    gpu.has_int64_atomics = true;
+    EXPECT_FALSE(clalgo::detail::radix_sort_policy(gpu, 4, 0, SortAlgorithm::automatic).small_tiles(20000));
     clalgo_test::ScopedVariable group("CLALGO_SORT_TILE_GROUP", "256");
     const auto kept = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, kept, 4, 4, 0).group_size, 256u);
@@ -399,23 +438,7 @@ TEST(Sort, IntoOtherArraysLeavesTheInputsAsTheyWere) {
         clalgo::RadixSortKernel<std::uint16_t> keys_only(context(), algorithm);
         for (std::size_t n : {std::size_t(1), std::size_t(200), 3 * pairs.tile() + 1}) {
             for (auto options : {SortOptions{}, SortOptions{true, 0, 24}, SortOptions{false, 3, 3}}) {
-                const auto keys = random_keys<std::int32_t>(n, n + 5, 1000);
-                std::vector<std::int64_t> positions(n);
-                std::iota(positions.begin(), positions.end(), 0);
-                auto keys_in = clalgo::to_device(queue(), keys);
-                auto values_in = clalgo::to_device(queue(), positions);
-                clalgo::Array<std::int32_t> keys_out(queue(), n);
-                clalgo::Array<std::int64_t> values_out(queue(), n);
-                pairs(queue(), keys_in, keys_out, values_in, values_out, options);
-                const auto order = expected_order(keys, options);
-                const auto got = keys_out.to_host(queue());
-                const auto got_values = values_out.to_host(queue());
-                for (std::size_t k = 0; k < n; ++k) {
-                    ASSERT_EQ(got[k], keys[order[k]]) << name_of(algorithm) << " n=" << n << " at " << k;
-                    ASSERT_EQ(got_values[k], order[k]) << name_of(algorithm) << " n=" << n << " at " << k;
-                }
-                EXPECT_EQ(keys_in.to_host(queue()), keys);
-                EXPECT_EQ(values_in.to_host(queue()), positions);
+                check_pairs_into(pairs, random_keys<std::int32_t>(n, n + 5, 1000), options, name_of(algorithm));
             }
             const auto keys = random_keys<std::uint16_t>(n, n);
             auto keys_in = clalgo::to_device(queue(), keys);

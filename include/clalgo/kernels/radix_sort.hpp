@@ -1,8 +1,8 @@
 // RadixSortKernel<Key, Value>: a stable LSD radix sort of keys (every integer type of 8 to 64 bits, float,
 // double), in place, ascending or descending, over a range of the key's bits, optionally moving values of any
 // type (registered structs included) with their keys. Made once per context; each program is compiled at the
-// first call that needs it (on GPUs: the onesweep passes, or the one-tile sort of the input's size class); each
-// call is asynchronous.
+// first call that needs it (on GPUs: the onesweep passes, the same in small tiles for inputs of a few tiles,
+// or the one-tile sort of the input's size class); each call is asynchronous.
 //   clalgo::RadixSortKernel<std::uint32_t> sort_keys(ctx);
 //   sort_keys(q, keys);                                        // ascending, every bit
 //   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
@@ -98,17 +98,23 @@ public:
         std::vector<std::string> types{type_name<Key>()};
         if (has_values) types.push_back(type_name<ValueType>());
         std::size_t most_items = 0;  // of the onesweep tiles; 0: no device sorts by onesweep
+        bool small_tiles = false;    // whether a device sorts a few tiles' keys in small tiles
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
             infos_.push_back(&info);
             policies_.push_back(detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_));
             launch_mutexes_.push_back(std::make_unique<std::mutex>());
             if (policies_.back().algorithm == SortAlgorithm::onesweep) most_items = std::max(most_items, policies_.back().items);
+            small_tiles = small_tiles || policies_.back().small_keys > 0;
         }
         const auto first_call = detail::KernelProgram::BuildTime::first_call;
         program_ = detail::KernelProgram(
             context, [&](const DeviceInfo& info) { return generate(info, policy_of(info), false); }, "",
             detail::BuildLabel{"radix_sort", {}}, types, {}, first_call);
+        if (small_tiles)
+            small_program_ = detail::KernelProgram(
+                context, [&](const DeviceInfo& info) { return generate(info, policy_of(info).with_small_tiles(), false); }, "",
+                detail::BuildLabel{"radix_sort_small_tiles", {}}, types, {}, first_call);
         // tiles of group_size x 1, 2, 4, ... keys, up to the onesweep tile
         for (std::size_t k = 0; most_items > 0; ++k) {
             tile_programs_.emplace_back(
@@ -307,11 +313,12 @@ private:
         const cl_uint passes = (end - begin + 7) / 8;
 
         const std::size_t device = program_.device_index(queue);
-        const auto& policy = policies_[device];
+        const bool small_tiles = policies_[device].small_tiles(n);
+        const auto policy = small_tiles ? policies_[device].with_small_tiles() : policies_[device];
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
-        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : program_.on(queue);
+        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : (small_tiles ? small_program_ : program_).on(queue);
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
@@ -476,9 +483,11 @@ private:
     friend struct detail::ContextCache;
     void release_context() noexcept {
         program_.release_context();
+        small_program_.release_context();
         for (auto& tile_program : tile_programs_) tile_program.release_context();
     }
     detail::KernelProgram program_;                    ///< the passes over more than one tile
+    detail::KernelProgram small_program_;              ///< the passes in small tiles (where a policy has them)
     std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of group_size x 2^k keys (at most the policy's)
     mutable detail::PerQueue<detail::RadixScratch> scratch_;
 };

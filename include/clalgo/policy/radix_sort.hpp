@@ -35,10 +35,22 @@ struct RadixSortPolicy {
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t tile_group_max = 1;    ///< onesweep: the largest work-group that sorts an input of one tile alone
+    std::size_t small_items = 1;       ///< onesweep: keys per work-item of the tiles of inputs of at most small_keys
+    std::size_t small_keys = 0;        ///< onesweep: the most keys sorted in small tiles (0: none)
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
 
     std::size_t tile() const { return group_size * items; }
+
+    /// Whether the passes over n keys take the small tiles (onesweep).
+    bool small_tiles(std::uint64_t n) const { return algorithm == SortAlgorithm::onesweep && n > tile() && n <= small_keys; }
+
+    /// The policy of the passes over inputs of at most small_keys (onesweep).
+    RadixSortPolicy with_small_tiles() const {
+        RadixSortPolicy small = *this;
+        small.items = small_items;
+        return small;
+    }
 
     /// Keys the one-tile sort of size class k holds: group_size x 2^k, up to tile() (onesweep).
     std::size_t one_tile_keys(std::size_t k) const {
@@ -97,6 +109,14 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.items = 4;
     }
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    // a few tiles' passes are bound by the ranking's latency: inputs of a few tiles sort faster in more, smaller
+    // tiles (on an H100, docs/performance.md)
+    if (device == DeviceClass::nvidia_gpu) {
+        policy.small_items = 8;
+        policy.small_keys = std::size_t(1) << 17;
+    }
+    if (auto items = tuning_number("CLALGO_SORT_SMALL_ITEMS", 1, 32)) policy.small_items = static_cast<std::size_t>(*items);
+    if (auto keys = tuning_number("CLALGO_SORT_SMALL_KEYS", 0, std::uint64_t(1) << 40)) policy.small_keys = static_cast<std::size_t>(*keys);
     if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
         policy.value_exchange = *values != "gather";
         policy.early_values = *values == "exchange";
@@ -105,6 +125,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
+    // small tiles only where they are smaller, and used only past one (whole) tile
+    if (policy.small_items >= policy.items || policy.small_keys <= policy.tile()) policy.small_keys = 0;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
     // one work-group alone ranks an input of one tile digit after digit: more work-items, each with fewer keys,
     // shorten each digit (GPUs: groups of up to 1024, as local memory allows); CPUs keep their small groups
