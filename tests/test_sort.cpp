@@ -236,20 +236,22 @@ TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
     }
 }
 
-TEST(Sort, AFewTilesOfKeysSortInSmallTiles) {
-    // inputs of a few tiles sort in smaller tiles (CLALGO_SORT_SMALL_ITEMS keys a work-item, up to
-    // CLALGO_SORT_SMALL_KEYS keys); past that, in the policy's tiles
-    clalgo_test::ScopedVariable items("CLALGO_SORT_SMALL_ITEMS", "2");
-    clalgo_test::ScopedVariable keys("CLALGO_SORT_SMALL_KEYS", "5000");
+TEST(Sort, SmallerInputsSortInTheSmallerTilesOfTheirTier) {
+    // tiers (CLALGO_SORT_TIERS): inputs of up to two tiles in tiles of 1 key a work-item, up to five tiles in tiles
+    // of 2; past that, in the policy's tiles
+    const std::size_t tile = clalgo::RadixSortKernel<std::uint32_t>(context(), SortAlgorithm::onesweep).tile();
+    clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "1:" + std::to_string(2 * tile) + ",2:" + std::to_string(5 * tile));
     clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
     clalgo::RadixSortKernel<std::uint64_t> wide(context(), SortAlgorithm::onesweep);
     clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
-    const std::size_t tile = keys_only.tile(), small = keys_only.group_size() * 2;
-    ASSERT_LT(small, tile);
     const auto policy = clalgo::detail::radix_sort_policy(queue().info(), 4, 0, SortAlgorithm::onesweep);
-    EXPECT_TRUE(policy.small_tiles(tile + 1));
-    EXPECT_FALSE(policy.small_tiles(5001));
-    for (std::size_t n : {tile + 1, tile + small + 1, 3 * small, std::size_t(4999), std::size_t(5000), std::size_t(5001)}) {
+    ASSERT_EQ(policy.tiers.size(), 2u);
+    EXPECT_EQ(policy.tier_of(tile), 0u);
+    EXPECT_EQ(policy.tier_of(tile + 1), 1u);
+    EXPECT_EQ(policy.tier_of(2 * tile + 1), 2u);
+    EXPECT_EQ(policy.tier_of(5 * tile + 1), 0u);
+    EXPECT_EQ(policy.with_tier(2).tile(), 2 * policy.group_size);
+    for (std::size_t n : {tile + 1, 2 * tile, 2 * tile + 1, 5 * tile, 5 * tile + 1}) {
         const std::string what = "n=" + std::to_string(n);
         check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
         check_keys(keys_only, random_keys<std::uint32_t>(n, n + 1, 30), {true}, what + " descending");
@@ -288,15 +290,16 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 512u);  // 4096 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 8u);
-    // NVIDIA: a few tiles' keys in tiles of 8 keys a work-item; other devices in their one tile
-    EXPECT_EQ(policy.small_items, 8u);
-    EXPECT_TRUE(policy.small_tiles(policy.tile() + 1));
-    EXPECT_TRUE(policy.small_tiles(std::size_t(1) << 17));
-    EXPECT_FALSE(policy.small_tiles((std::size_t(1) << 17) + 1));
-    EXPECT_FALSE(policy.small_tiles(policy.tile()));
+    // NVIDIA: up to 2^15 keys in tiles of 8 keys a work-item, up to 2^21 in tiles of 16; others: no tiers
+    EXPECT_EQ(policy.tier_of(policy.tile()), 0u);
+    EXPECT_EQ(policy.with_tier(policy.tier_of(policy.tile() + 1)).items, 8u);
+    EXPECT_EQ(policy.with_tier(policy.tier_of(std::size_t(1) << 15)).items, 8u);
+    EXPECT_EQ(policy.with_tier(policy.tier_of((std::size_t(1) << 15) + 1)).items, 16u);
+    EXPECT_EQ(policy.with_tier(policy.tier_of(std::size_t(1) << 21)).items, 16u);
+    EXPECT_EQ(policy.tier_of((std::size_t(1) << 21) + 1), 0u);
     auto gpu = clalgo::typical_device(DeviceClass::other_gpu);
     gpu.has_int64_atomics = true;
-    EXPECT_FALSE(clalgo::detail::radix_sort_policy(gpu, 4, 0, SortAlgorithm::automatic).small_tiles(20000));
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(gpu, 4, 0, SortAlgorithm::automatic).tier_of(20000), 0u);
     clalgo_test::ScopedVariable group("CLALGO_SORT_TILE_GROUP", "256");
     const auto kept = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, kept, 4, 4, 0).group_size, 256u);
@@ -598,6 +601,17 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
             clalgo::detail::radix_sort_policy(cpu, 4, 4, SortAlgorithm::onesweep);
         }), "CLALGO_SORT_VALUES='scatter'"));
+    }
+    for (const char* bad : {"8", "8:", ":100", "8:100,4:50", "33:100", "8:100;16:200", "-8:100", "8:1e9", "none,8:100"}) {
+        clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", bad);
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
+        }), std::string("CLALGO_SORT_TIERS='") + bad + "'")) << bad;
+    }
+    {
+        clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");
+        EXPECT_TRUE(clalgo::detail::radix_sort_policy(clalgo::typical_device(clalgo::DeviceClass::nvidia_gpu), 4, 0,
+                                                      SortAlgorithm::automatic).tiers.empty());
     }
     clalgo_test::ScopedVariable items("CLALGO_SORT_ITEMS", "99");
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {

@@ -1,8 +1,8 @@
 // RadixSortKernel<Key, Value>: a stable LSD radix sort of keys (every integer type of 8 to 64 bits, float,
 // double), in place, ascending or descending, over a range of the key's bits, optionally moving values of any
 // type (registered structs included) with their keys. Made once per context; each program is compiled at the
-// first call that needs it (on GPUs: the onesweep passes, the same in small tiles for inputs of a few tiles,
-// or the one-tile sort of the input's size class); each call is asynchronous.
+// first call that needs it (on GPUs: the onesweep passes, the same in smaller tiles for each tier of smaller
+// inputs, or the one-tile sort of the input's size class); each call is asynchronous.
 //   clalgo::RadixSortKernel<std::uint32_t> sort_keys(ctx);
 //   sort_keys(q, keys);                                        // ascending, every bit
 //   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
@@ -98,23 +98,28 @@ public:
         std::vector<std::string> types{type_name<Key>()};
         if (has_values) types.push_back(type_name<ValueType>());
         std::size_t most_items = 0;  // of the onesweep tiles; 0: no device sorts by onesweep
-        bool small_tiles = false;    // whether a device sorts a few tiles' keys in small tiles
+        std::size_t most_tiers = 0;  // of a device's passes in tiles smaller than its policy's
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
             infos_.push_back(&info);
             policies_.push_back(detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_));
             launch_mutexes_.push_back(std::make_unique<std::mutex>());
             if (policies_.back().algorithm == SortAlgorithm::onesweep) most_items = std::max(most_items, policies_.back().items);
-            small_tiles = small_tiles || policies_.back().small_keys > 0;
+            most_tiers = std::max(most_tiers, policies_.back().tiers.size());
         }
         const auto first_call = detail::KernelProgram::BuildTime::first_call;
         program_ = detail::KernelProgram(
             context, [&](const DeviceInfo& info) { return generate(info, policy_of(info), false); }, "",
             detail::BuildLabel{"radix_sort", {}}, types, {}, first_call);
-        if (small_tiles)
-            small_program_ = detail::KernelProgram(
-                context, [&](const DeviceInfo& info) { return generate(info, policy_of(info).with_small_tiles(), false); }, "",
-                detail::BuildLabel{"radix_sort_small_tiles", {}}, types, {}, first_call);
+        // the passes of each tier, in its smaller tiles
+        for (std::size_t tier = 1; tier <= most_tiers; ++tier)
+            tier_programs_.emplace_back(
+                context,
+                [&](const DeviceInfo& info) {
+                    const auto& policy = policy_of(info);
+                    return generate(info, policy.with_tier(tier <= policy.tiers.size() ? tier : 0), false);
+                },
+                "", detail::BuildLabel{"radix_sort_tier", {}}, types, std::vector<std::string>{}, first_call);
         // tiles of group_size x 1, 2, 4, ... keys, up to the onesweep tile
         for (std::size_t k = 0; most_items > 0; ++k) {
             tile_programs_.emplace_back(
@@ -313,12 +318,13 @@ private:
         const cl_uint passes = (end - begin + 7) / 8;
 
         const std::size_t device = program_.device_index(queue);
-        const bool small_tiles = policies_[device].small_tiles(n);
-        const auto policy = small_tiles ? policies_[device].with_small_tiles() : policies_[device];
+        const std::size_t tier = policies_[device].tier_of(n);
+        const auto policy = policies_[device].with_tier(tier);
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
-        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : (small_tiles ? small_program_ : program_).on(queue);
+        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : tier > 0 ? tier_programs_.at(tier - 1).on(queue)
+                                                                                : program_.on(queue);
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
@@ -483,11 +489,12 @@ private:
     friend struct detail::ContextCache;
     void release_context() noexcept {
         program_.release_context();
-        small_program_.release_context();
+        for (auto& tier_program : tier_programs_) tier_program.release_context();
         for (auto& tile_program : tile_programs_) tile_program.release_context();
     }
     detail::KernelProgram program_;                    ///< the passes over more than one tile
-    detail::KernelProgram small_program_;              ///< the passes in small tiles (where a policy has them)
+    std::vector<detail::KernelProgram> tier_programs_; ///< [t]: the passes in the tiles of a policy's tier t
+
     std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of group_size x 2^k keys (at most the policy's)
     mutable detail::PerQueue<detail::RadixScratch> scratch_;
 };

@@ -11,7 +11,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clalgo {
 
@@ -25,6 +28,12 @@ enum class SortAlgorithm {
 
 namespace detail {
 
+/// Inputs of at most most_keys keys sort in tiles of `items` keys a work-item (RadixSortPolicy::tiers).
+struct RadixTier {
+    std::size_t items = 1;
+    std::uint64_t most_keys = 0;
+};
+
 struct RadixSortPolicy {
     SortAlgorithm algorithm = SortAlgorithm::blocks;
     std::size_t group_size = 1;   ///< onesweep: work-items per group
@@ -35,21 +44,29 @@ struct RadixSortPolicy {
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t tile_group_max = 1;    ///< onesweep: the largest work-group that sorts an input of one tile alone
-    std::size_t small_items = 1;       ///< onesweep: keys per work-item of the tiles of inputs of at most small_keys
-    std::size_t small_keys = 0;        ///< onesweep: the most keys sorted in small tiles (0: none)
+    /// onesweep: inputs of at most `most_keys` keys (past one tile) sort in tiles of `items` keys a work-item, by
+    /// the first tier that takes them; larger inputs in the policy's tiles. A few tiles' passes are bound by the
+    /// ranking's latency, a few hundred by how evenly the tiles fill the device: both sort faster in more,
+    /// smaller tiles.
+    std::vector<RadixTier> tiers;
     std::size_t max_blocks = 1;   ///< blocks: the most contiguous blocks a pass splits the keys into
     std::size_t min_block = 4096; ///< blocks: the fewest keys a block holds
 
     std::size_t tile() const { return group_size * items; }
 
-    /// Whether the passes over n keys take the small tiles (onesweep).
-    bool small_tiles(std::uint64_t n) const { return algorithm == SortAlgorithm::onesweep && n > tile() && n <= small_keys; }
+    /// The tier whose tiles the passes over n keys take: 1 + its index, or 0 for the policy's own tiles.
+    std::size_t tier_of(std::uint64_t n) const {
+        if (algorithm != SortAlgorithm::onesweep || n <= tile()) return 0;
+        for (std::size_t t = 0; t < tiers.size(); ++t)
+            if (n <= tiers[t].most_keys) return t + 1;
+        return 0;
+    }
 
-    /// The policy of the passes over inputs of at most small_keys (onesweep).
-    RadixSortPolicy with_small_tiles() const {
-        RadixSortPolicy small = *this;
-        small.items = small_items;
-        return small;
+    /// The policy of the passes of a tier (1 + its index; 0: this policy).
+    RadixSortPolicy with_tier(std::size_t tier) const {
+        RadixSortPolicy tiered = *this;
+        if (tier > 0) tiered.items = tiers.at(tier - 1).items;
+        return tiered;
     }
 
     /// Keys the one-tile sort of size class k holds: group_size x 2^k, up to tile() (onesweep).
@@ -74,6 +91,36 @@ struct RadixSortPolicy {
         return exchange + digits + (value_size > 0 ? tile() : 0);  // with values: each place's digit
     }
 };
+
+/// The tiers a variable names, as `items:most_keys` separated by commas, most_keys rising (`none`: no tiers);
+/// nothing where it is unset or empty. Anything else throws, naming the variable.
+inline std::optional<std::vector<RadixTier>> radix_tiers_variable(const char* name) {
+    const auto value = environment(name);
+    if (!value || value->empty()) return std::nullopt;
+    std::vector<RadixTier> tiers;
+    if (*value == "none") return tiers;
+    auto fail = [&]() -> std::invalid_argument {
+        return std::invalid_argument(std::string("clalgo: ") + name + "='" + *value +
+                                     "': expected none or tiers items:keys separated by commas (such as "
+                                     "8:32768,16:2097152), items 1 to 32 and keys rising");
+    };
+    std::size_t at = 0;
+    while (at <= value->size()) {
+        const std::size_t end = std::min(value->find(',', at), value->size());
+        const std::string tier = value->substr(at, end - at);
+        const std::size_t colon = tier.find(':');
+        if (colon == std::string::npos || colon == 0 || colon + 1 == tier.size() ||
+            tier.find_first_not_of("0123456789:") != std::string::npos || tier.find(':', colon + 1) != std::string::npos ||
+            colon > 2 || tier.size() - colon - 1 > 13)
+            throw fail();
+        const std::size_t items = std::stoul(tier.substr(0, colon));
+        const std::uint64_t keys = std::stoull(tier.substr(colon + 1));
+        if (items < 1 || items > 32 || (!tiers.empty() && keys <= tiers.back().most_keys)) throw fail();
+        tiers.push_back({items, keys});
+        at = end + 1;
+    }
+    return tiers;
+}
 
 inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key_size, std::size_t value_size,
                                          SortAlgorithm requested) {
@@ -109,14 +156,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.items = 4;
     }
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
-    // a few tiles' passes are bound by the ranking's latency: inputs of a few tiles sort faster in more, smaller
-    // tiles (on an H100, docs/performance.md)
-    if (device == DeviceClass::nvidia_gpu) {
-        policy.small_items = 8;
-        policy.small_keys = std::size_t(1) << 17;
-    }
-    if (auto items = tuning_number("CLALGO_SORT_SMALL_ITEMS", 1, 32)) policy.small_items = static_cast<std::size_t>(*items);
-    if (auto keys = tuning_number("CLALGO_SORT_SMALL_KEYS", 0, std::uint64_t(1) << 40)) policy.small_keys = static_cast<std::size_t>(*keys);
+    // on an H100, up to 2^15 keys sorted fastest in tiles of 8 keys a work-item, up to 2^20 in tiles of 16, from
+    // 2^22 on in tiles of 28 (docs/performance.md)
+    if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
+    if (auto tiers = radix_tiers_variable("CLALGO_SORT_TIERS")) policy.tiers = *tiers;
     if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
         policy.value_exchange = *values != "gather";
         policy.early_values = *values == "exchange";
@@ -125,8 +168,11 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
-    // small tiles only where they are smaller, and used only past one (whole) tile
-    if (policy.small_items >= policy.items || policy.small_keys <= policy.tile()) policy.small_keys = 0;
+    // tiers only of smaller tiles, each taking inputs of more than one (whole) tile
+    std::vector<RadixTier> kept;
+    for (const auto& tier : policy.tiers)
+        if (tier.items < policy.items && tier.most_keys > policy.tile()) kept.push_back(tier);
+    policy.tiers = kept;
     policy.histogram_groups = std::size_t(info.compute_units) * 8;  // enough work-items to fill the device
     // one work-group alone ranks an input of one tile digit after digit: more work-items, each with fewer keys,
     // shorten each digit (GPUs: groups of up to 1024, as local memory allows); CPUs keep their small groups
