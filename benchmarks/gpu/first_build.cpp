@@ -1,7 +1,7 @@
 // The first build of each kind of kernel: the first call of each algorithm (which generates, compiles and runs
-// its kernels) less a second, identical call (which only runs them). Run with the disk cache off
-// (CLALGO_NO_CACHE=1), so that every kernel is compiled from source; each line is one kind of kernel, built
-// once per process. The look-and-say example prints its own scan's build time (`kernels:`).
+// its kernels) less a second, identical call (which only runs them). Run with clalgo's disk cache off
+// (CLALGO_NO_CACHE=1) and, on NVIDIA, the driver's own cache of compiled programs off (CUDA_CACHE_DISABLE=1), so
+// that every kernel is compiled from source; each line is one kind of kernel, built once per process. The look-and-say example prints its own scan's build time (`kernels:`).
 // Build target first_build; docs/performance.md quotes its output.
 #include <clalgo/clalgo.hpp>
 #include <chrono>
