@@ -5,6 +5,7 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using clalgo::SortAlgorithm;
@@ -260,6 +262,65 @@ TEST(Sort, SmallerInputsSortInTheSmallerTilesOfTheirTier) {
         check_pairs(pairs, random_keys<std::int32_t>(n, 5 * n, 40), {}, "pairs " + what);
         check_pairs_into(pairs, random_keys<std::int32_t>(n, 5 * n + 1, 40), {true}, "pairs into other arrays " + what);
     }
+}
+
+TEST(Sort, EachCallBuildsTheOneProgramItsSizeTakes) {
+    // nothing is compiled before a call needs it; each size compiles the one program it takes, once
+    const std::size_t tile = clalgo::RadixSortKernel<std::uint32_t>(context(), SortAlgorithm::onesweep).tile();
+    clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "2:" + std::to_string(3 * tile));
+    clalgo::RadixSortKernel<std::uint32_t> sorter(context(), SortAlgorithm::onesweep);
+    const std::string group = std::to_string(sorter.group_size()), pair = std::to_string(2 * sorter.group_size());
+    using Built = std::vector<std::string>;
+    EXPECT_EQ(sorter.built_programs(), Built{});
+    EXPECT_EQ(sorter.build_log(), "");
+    check_keys(sorter, random_keys<std::uint32_t>(sorter.group_size(), 1), {}, "one group");
+    EXPECT_EQ(sorter.built_programs(), (Built{"one tile of " + group + " keys"}));
+    check_keys(sorter, random_keys<std::uint32_t>(sorter.group_size() + 1, 2), {}, "one group and one key");
+    check_keys(sorter, random_keys<std::uint32_t>(2 * sorter.group_size(), 3), {}, "two groups");
+    EXPECT_EQ(sorter.built_programs(), (Built{"one tile of " + group + " keys", "one tile of " + pair + " keys"}));
+    check_keys(sorter, random_keys<std::uint32_t>(tile + 1, 4), {}, "one tile and one key");
+    check_keys(sorter, random_keys<std::uint32_t>(3 * tile, 5), {}, "three tiles");
+    EXPECT_EQ(sorter.built_programs(),
+              (Built{"passes in tier 1", "one tile of " + group + " keys", "one tile of " + pair + " keys"}));
+    check_keys(sorter, random_keys<std::uint32_t>(3 * tile + 1, 6), {}, "three tiles and one key");
+    EXPECT_EQ(sorter.built_programs(), (Built{"passes", "passes in tier 1", "one tile of " + group + " keys",
+                                              "one tile of " + pair + " keys"}));
+}
+
+TEST(Sort, ThreadsCallingFirstAtOnceBuildEachProgramOnceAndSortRight) {
+    // each thread on its own queue; all reach the same unbuilt programs at once
+    clalgo::RadixSortKernel<std::uint32_t, std::int64_t> sorter(context(), SortAlgorithm::onesweep);
+    const std::vector<std::size_t> sizes{sorter.group_size(), sorter.tile() + 1, 3 * sorter.tile() + 5};
+    std::atomic<int> wrong{0}, failed{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            try {
+                clalgo::Queue q(context());
+                for (std::size_t n : sizes) {
+                    const auto keys = random_keys<std::uint32_t>(n, 100 * t + n, 1000);
+                    std::vector<std::int64_t> positions(n);
+                    std::iota(positions.begin(), positions.end(), 0);
+                    auto device_keys = clalgo::to_device(q, keys);
+                    auto device_values = clalgo::to_device(q, positions);
+                    sorter(q, device_keys, device_values);
+                    const auto order = expected_order(keys, {});
+                    const auto got_keys = device_keys.to_host(q);
+                    const auto got_values = device_values.to_host(q);
+                    for (std::size_t k = 0; k < n; ++k)
+                        if (got_keys[k] != keys[order[k]] || got_values[k] != order[k]) ++wrong;
+                }
+            } catch (const std::exception&) {
+                ++failed;
+            }
+        });
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(failed.load(), 0);
+    EXPECT_EQ(wrong.load(), 0);
+    // each size's program, once: one tile, and the passes of the larger sizes' tiers (or the policy's tiles)
+    const auto policy = clalgo::detail::radix_sort_policy(queue().info(), 4, 8, SortAlgorithm::onesweep);
+    const std::size_t passes = policy.tier_of(sizes[1]) == policy.tier_of(sizes[2]) ? 1 : 2;
+    EXPECT_EQ(sorter.built_programs().size(), 1 + passes);
 }
 
 TEST(SortPolicy, OneTileSortsFitTheDevice) {

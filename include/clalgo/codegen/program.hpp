@@ -13,6 +13,7 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -121,8 +122,11 @@ public:
         std::map<std::string, ArgumentMemo> memos;
         /// Held while a call sets arguments and enqueues, so that threads sharing the object do not mix them.
         std::unique_ptr<std::mutex> launch_mutex = std::make_unique<std::mutex>();
-        /// Where the build waits for the first call (BuildTime::first_call): done once, by the first caller.
-        std::once_flag built;
+        /// Set (release) once the program is built; a build that waits for the first call (BuildTime::first_call)
+        /// happens once, under build_mutex, by the first caller (a failed build leaves it unset: the next call
+        /// tries again).
+        std::atomic<bool> ready{false};
+        std::mutex build_mutex;
 
         cl::Kernel& kernel(const std::string& name) {
             auto found = kernels.find(name);
@@ -177,9 +181,15 @@ public:
     /// the queue belongs to another context.
     OnDevice& on(const Queue& queue) const {
         OnDevice& on = *devices_[device_index(queue)];
-        if (recipe_) std::call_once(on.built, [&] { build(on, queue.context()); });
+        if (!on.ready.load(std::memory_order_acquire)) {
+            std::lock_guard<std::mutex> lock(on.build_mutex);
+            if (!on.ready.load(std::memory_order_relaxed)) build(on, queue.context());
+        }
         return on;
     }
+
+    /// Whether the program is built on a device of the context (always, unless its build waits for the first call).
+    bool built(std::size_t device_index = 0) const { return devices_.at(device_index)->ready.load(std::memory_order_acquire); }
 
     /// The place of the queue's device among the context's (builds nothing); throws where the queue belongs to
     /// another context.
@@ -204,7 +214,10 @@ public:
     /// What the compiler said building the program for a device (the first by default): its warnings, often
     /// nothing. Where the binary came from the disk cache, the log of the build that stored it. Empty while a
     /// build that waits for the first call has not come.
-    const std::string& build_log(std::size_t device_index = 0) const { return devices_.at(device_index)->build_log; }
+    const std::string& build_log(std::size_t device_index = 0) const {
+        static const std::string none;
+        return built(device_index) ? devices_.at(device_index)->build_log : none;
+    }
 
     /// The devices of the program's context, in its order.
     const std::vector<cl::Device>& devices() const { return state_->devices; }
@@ -223,10 +236,11 @@ private:
     };
 
     void build(OnDevice& on, const Context& context) const {
-        BuiltProgram built = build_program_with_log(context, on.device, on.source, recipe_->options, recipe_->label);
-        on.program = std::move(built.program);
-        on.build_log = std::move(built.log);
+        BuiltProgram made = build_program_with_log(context, on.device, on.source, recipe_->options, recipe_->label);
+        on.program = std::move(made.program);
+        on.build_log = std::move(made.log);
         for (const auto& name : recipe_->kernel_names) on.kernel(name);
+        on.ready.store(true, std::memory_order_release);
     }
 
     std::optional<Context> owner_;          ///< keeps the context alive, unless the context keeps this program

@@ -161,11 +161,24 @@ public:
 
     /// The algorithm chosen for a device of the context (the first by default).
     SortAlgorithm algorithm(std::size_t device_index = 0) const { return policies_.at(device_index).algorithm; }
-    /// The generated OpenCL C for a device of the context.
+    /// The generated OpenCL C of the passes over inputs larger than every tier's (the policy's own tiles; on CPUs
+    /// the blocks) for a device of the context.
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
-    /// What the compiler said building it for a device (warnings; often nothing; empty before a call of more
-    /// than one tile there).
+    /// What the compiler said building those passes for a device (warnings; often nothing; empty until a call
+    /// has needed them there).
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
+    /// The programs compiled so far for a device, in the order passes, tiers, one-tile sorts: "passes",
+    /// "passes in tier t" (t from 1), "one tile of K keys". For diagnostics and tests: which program a call took.
+    std::vector<std::string> built_programs(std::size_t device_index = 0) const {
+        std::vector<std::string> built;
+        if (program_.built(device_index)) built.push_back("passes");
+        for (std::size_t t = 0; t < tier_programs_.size(); ++t)
+            if (tier_programs_[t].built(device_index)) built.push_back("passes in tier " + std::to_string(t + 1));
+        for (std::size_t k = 0; k < tile_programs_.size(); ++k)
+            if (tile_programs_[k].built(device_index))
+                built.push_back("one tile of " + std::to_string(policies_.at(device_index).one_tile_keys(k)) + " keys");
+        return built;
+    }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return policies_.at(device_index).tile(); }
     /// The work-group size of a device's tiles (1 for the blocks algorithm). Inputs of at most one tile are sorted

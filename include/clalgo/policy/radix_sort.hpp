@@ -156,8 +156,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.items = 4;
     }
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
-    // on an H100, up to 2^15 keys sorted fastest in tiles of 8 keys a work-item, up to 2^20 in tiles of 16, from
-    // 2^22 on in tiles of 28 (docs/performance.md)
+    // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
+    // on in tiles of 28 (docs/performance.md): tiers up to 2^15 and 2^21 keys
     if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
     if (auto tiers = radix_tiers_variable("CLALGO_SORT_TIERS")) policy.tiers = *tiers;
     if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
@@ -187,10 +187,13 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
 /// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at
 /// least 8 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
 /// each digit's ranking is short. On an H100, 4096 keys sorted fastest in 512 x 8 (against 256 x 16 and
-/// 1024 x 4: docs/performance.md).
+/// 1024 x 4: docs/performance.md). The one-tile sort moves item numbers through local memory, not values (it
+/// gathers each value once, at the end).
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {
     RadixSortPolicy shape = policy;
+    shape.value_exchange = false;
+    shape.early_values = false;
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
