@@ -92,7 +92,7 @@ class RadixSortKernel {
 public:
     /// Makes the sort for every device of `context`; `algorithm` forces one (tests, devices you know). Its
     /// programs are compiled at the first call that needs them: on GPUs, the onesweep passes for inputs of more
-    /// than one tile, and one small program per tile size for the others.
+    /// than one tile (one program per tier of tile sizes), and one small program per one-tile size for the others.
     explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic)
         : requested_(algorithm) {
         std::vector<std::string> types{type_name<Key>()};
