@@ -103,6 +103,9 @@ public:
             const auto& info = context.info(device);
             infos_.push_back(&info);
             policies_.push_back(detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_));
+            tiered_.emplace_back();  // [t]: the policy of tier t's passes (0: the policy's own), made once
+            for (std::size_t tier = 0; tier <= policies_.back().tiers.size(); ++tier)
+                tiered_.back().push_back(policies_.back().with_tier(tier));
             launch_mutexes_.push_back(std::make_unique<std::mutex>());
             if (policies_.back().algorithm == SortAlgorithm::onesweep) most_items = std::max(most_items, policies_.back().items);
             most_tiers = std::max(most_tiers, policies_.back().tiers.size());
@@ -332,7 +335,7 @@ private:
 
         const std::size_t device = program_.device_index(queue);
         const std::size_t tier = policies_[device].tier_of(n);
-        const auto policy = policies_[device].with_tier(tier);
+        const auto& policy = tiered_[device][tier];
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
@@ -497,6 +500,7 @@ private:
     SortAlgorithm requested_;
     std::vector<const DeviceInfo*> infos_;            ///< the context's devices, in its order
     std::vector<detail::RadixSortPolicy> policies_;  ///< one per device of the context, in its order
+    std::vector<std::vector<detail::RadixSortPolicy>> tiered_;  ///< per device, per tier (0: none) its passes' policy
     /// Per device: held while a call sets arguments, enqueues and uses the queue's scratch.
     std::vector<std::unique_ptr<std::mutex>> launch_mutexes_;
     friend struct detail::ContextCache;
