@@ -340,8 +340,9 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
                     EXPECT_GE(shape.group_size, policy.group_size) << what;
                     EXPECT_LE(shape.group_size, info.max_work_group_size) << what;
                     EXPECT_EQ(shape.group_size & (shape.group_size - 1), 0u) << what;
-                    if (shape.group_size > policy.group_size)
+                    if (shape.group_size > policy.group_size) {
                         EXPECT_LE(shape.local_bytes(key_size, value_size), info.local_memory_bytes) << what;
+                    }
                 }
             }
     }

@@ -97,39 +97,32 @@ public:
         : requested_(algorithm) {
         std::vector<std::string> types{type_name<Key>()};
         if (has_values) types.push_back(type_name<ValueType>());
-        std::size_t most_items = 0;  // of the onesweep tiles; 0: no device sorts by onesweep
-        std::size_t most_tiers = 0;  // of a device's passes in tiles smaller than its policy's
+        std::size_t tier_count = 0, tile_count = 0;  // of the programs: the most any device has
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
             infos_.push_back(&info);
-            policies_.push_back(detail::radix_sort_policy(info, sizeof(Key), has_values ? sizeof(ValueType) : 0, requested_));
-            tiered_.emplace_back();  // [t]: the policy of tier t's passes (0: the policy's own), made once
-            for (std::size_t tier = 0; tier <= policies_.back().tiers.size(); ++tier)
-                tiered_.back().push_back(policies_.back().with_tier(tier));
+            shapes_.push_back(shapes_for(info));
             launch_mutexes_.push_back(std::make_unique<std::mutex>());
-            if (policies_.back().algorithm == SortAlgorithm::onesweep) most_items = std::max(most_items, policies_.back().items);
-            most_tiers = std::max(most_tiers, policies_.back().tiers.size());
+            tier_count = std::max(tier_count, shapes_.back().passes.size() - 1);
+            tile_count = std::max(tile_count, shapes_.back().tiles.size());
         }
-        const auto first_call = detail::KernelProgram::BuildTime::first_call;
-        program_ = detail::KernelProgram(
-            context, [&](const DeviceInfo& info) { return generate(info, policy_of(info), false); }, "",
-            detail::BuildLabel{"radix_sort", {}}, types, {}, first_call);
-        // the passes of each tier, in its smaller tiles
-        for (std::size_t tier = 1; tier <= most_tiers; ++tier)
-            tier_programs_.emplace_back(
-                context,
-                [&](const DeviceInfo& info) {
-                    const auto& policy = policy_of(info);
-                    return generate(info, policy.with_tier(tier <= policy.tiers.size() ? tier : 0), false);
-                },
-                "", detail::BuildLabel{"radix_sort_tier", {}}, types, std::vector<std::string>{}, first_call);
-        // tiles of group_size x 1, 2, 4, ... keys, up to the onesweep tile
-        for (std::size_t k = 0; most_items > 0; ++k) {
-            tile_programs_.emplace_back(
-                context, [&](const DeviceInfo& info) { return generate(info, tile_policy(info, policy_of(info), k), true); },
-                "", detail::BuildLabel{"radix_sort_tile", {}}, types, std::vector<std::string>{}, first_call);
-            if ((std::size_t(1) << k) >= most_items) break;
-        }
+        // each program from the shapes its launches use; a device with fewer tiers or tiles (never calling those
+        // programs) generates its own passes there
+        auto program = [&](const char* label, bool tile_program, auto shape_of) {
+            return detail::KernelProgram(
+                context, [&](const DeviceInfo& info) { return generate(info, shape_of(shapes_of(info)), tile_program); },
+                "", detail::BuildLabel{label, {}}, types, std::vector<std::string>{},
+                detail::KernelProgram::BuildTime::first_call);
+        };
+        program_ = program("radix_sort", false, [](const Shapes& shapes) { return shapes.policy; });
+        for (std::size_t tier = 1; tier <= tier_count; ++tier)
+            tier_programs_.push_back(program("radix_sort_tier", false, [&](const Shapes& shapes) {
+                return tier < shapes.passes.size() ? shapes.passes[tier] : shapes.policy;
+            }));
+        for (std::size_t k = 0; k < tile_count; ++k)
+            tile_programs_.push_back(program("radix_sort_tile", true, [&](const Shapes& shapes) {
+                return k < shapes.tiles.size() ? shapes.tiles[k] : shapes.policy;
+            }));
     }
 
     /// Sorts `keys` in place; returns the event of the last command. Keys equal in the sorted bits keep their order.
@@ -163,7 +156,7 @@ public:
     }
 
     /// The algorithm chosen for a device of the context (the first by default).
-    SortAlgorithm algorithm(std::size_t device_index = 0) const { return policies_.at(device_index).algorithm; }
+    SortAlgorithm algorithm(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.algorithm; }
     /// The generated OpenCL C of the passes over inputs larger than every tier's (the policy's own tiles; on CPUs
     /// the blocks) for a device of the context.
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
@@ -179,24 +172,40 @@ public:
             if (tier_programs_[t].built(device_index)) built.push_back("passes in tier " + std::to_string(t + 1));
         for (std::size_t k = 0; k < tile_programs_.size(); ++k)
             if (tile_programs_[k].built(device_index))
-                built.push_back("one tile of " + std::to_string(policies_.at(device_index).one_tile_keys(k)) + " keys");
+                built.push_back("one tile of " + std::to_string(shapes_.at(device_index).policy.one_tile_keys(k)) + " keys");
         return built;
     }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
-    std::size_t tile(std::size_t device_index = 0) const { return policies_.at(device_index).tile(); }
+    std::size_t tile(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.tile(); }
     /// The work-group size of a device's tiles (1 for the blocks algorithm). Inputs of at most one tile are sorted
     /// by one work-group alone, in the smallest of the sizes group_size x 1, 2, 4, ... keys (up to tile()) that
     /// holds them, each with a group of its own shape.
-    std::size_t group_size(std::size_t device_index = 0) const { return policies_.at(device_index).group_size; }
+    std::size_t group_size(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.group_size; }
 
 private:
-    static detail::RadixSortPolicy tile_policy(const DeviceInfo& info, const detail::RadixSortPolicy& policy, std::size_t k) {
-        return detail::radix_tile_policy(info, policy, k, sizeof(Key), has_values ? sizeof(ValueType) : 0);
+    /// A device's policy and the shapes it runs, made once, so that the programs' sources and the launches read
+    /// the same values.
+    struct Shapes {
+        detail::RadixSortPolicy policy;
+        std::vector<detail::RadixSortPolicy> passes;  ///< [t]: the passes of tier t (0: the policy's own tiles)
+        std::vector<detail::RadixSortPolicy> tiles;   ///< [k]: the one-tile sort of policy.one_tile_keys(k) keys
+    };
+
+    Shapes shapes_for(const DeviceInfo& info) const {
+        const std::size_t value_size = has_values ? sizeof(ValueType) : 0;
+        Shapes shapes{detail::radix_sort_policy(info, sizeof(Key), value_size, requested_), {}, {}};
+        for (std::size_t tier = 0; tier <= shapes.policy.tiers.size(); ++tier)
+            shapes.passes.push_back(shapes.policy.with_tier(tier));
+        for (std::size_t k = 0; shapes.policy.algorithm == SortAlgorithm::onesweep; ++k) {
+            shapes.tiles.push_back(detail::radix_tile_policy(info, shapes.policy, k, sizeof(Key), value_size));
+            if (shapes.policy.one_tile_keys(k) >= shapes.policy.tile()) break;
+        }
+        return shapes;
     }
 
-    const detail::RadixSortPolicy& policy_of(const DeviceInfo& info) const {
+    const Shapes& shapes_of(const DeviceInfo& info) const {
         for (std::size_t d = 0; d < infos_.size(); ++d)
-            if (infos_[d] == &info) return policies_[d];
+            if (infos_[d] == &info) return shapes_[d];
         throw std::logic_error("clalgo: no radix sort policy for the device");
     }
 
@@ -334,8 +343,9 @@ private:
         const cl_uint passes = (end - begin + 7) / 8;
 
         const std::size_t device = program_.device_index(queue);
-        const std::size_t tier = policies_[device].tier_of(n);
-        const auto& policy = tiered_[device][tier];
+        const Shapes& shapes = shapes_[device];
+        const std::size_t tier = shapes.policy.tier_of(n);
+        const auto& policy = shapes.passes[tier];
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
@@ -388,7 +398,7 @@ private:
         if (one_tile) {
             // values are gathered, so they cannot be written over their own input
             const Where values_to = values_in_place ? spare : output;
-            const std::size_t group = tile_policy(*infos_[device], policy, tile_size).group_size;
+            const std::size_t group = shapes.tiles.at(tile_size).group_size;
             run("clalgo_radix_tile_sort", signature("tile_sort"), group, group, [&](auto& a) {
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
                 a.set("clalgo_flip", flip);
@@ -499,8 +509,7 @@ private:
 
     SortAlgorithm requested_;
     std::vector<const DeviceInfo*> infos_;            ///< the context's devices, in its order
-    std::vector<detail::RadixSortPolicy> policies_;  ///< one per device of the context, in its order
-    std::vector<std::vector<detail::RadixSortPolicy>> tiered_;  ///< per device, per tier (0: none) its passes' policy
+    std::vector<Shapes> shapes_;                      ///< one per device of the context, in its order
     /// Per device: held while a call sets arguments, enqueues and uses the queue's scratch.
     std::vector<std::unique_ptr<std::mutex>> launch_mutexes_;
     friend struct detail::ContextCache;
