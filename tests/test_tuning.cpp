@@ -6,10 +6,13 @@
 
 #include <clalgo/clalgo.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -94,6 +97,81 @@ TEST(TunedPolicy, EveryDeviceClassHasCandidatesThatItsPolicyTakesAsTheyAre) {
         }
         // only NVIDIA counts kept items by ballots
         EXPECT_EQ(clalgo::detail::scan_candidates(info, 4, true).empty(), device != DeviceClass::nvidia_gpu);
+    }
+}
+
+TEST(TunedPolicy, TunedSortTilesAndBlocksReplaceTheHandSetOnesAndTheVariablesStillWin) {
+    using clalgo::SortAlgorithm;
+    using clalgo::detail::radix_sort_policy;
+    const auto nvidia = typical_device(DeviceClass::nvidia_gpu);
+    const auto plain = radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
+    TunedValues tuned;
+    tuned.set("sort.group_size", 128);
+    tuned.set("sort.items", 16);
+    const auto policy = radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, tuned);
+    EXPECT_EQ(policy.algorithm, SortAlgorithm::onesweep);
+    EXPECT_EQ(policy.group_size, 128u);
+    EXPECT_EQ(policy.items, 16u);
+    EXPECT_TRUE(policy.match_rank);
+    EXPECT_TRUE(policy.shuffle_scan);
+    for (const auto& tier : policy.tiers) EXPECT_LT(tier.items, 16u);  // the tier of 16 keys a work-item is dropped
+    EXPECT_NE(policy.tile(), plain.tile());
+    {
+        ScopedVariable items("CLALGO_SORT_ITEMS", std::string("20"));
+        ScopedVariable group("CLALGO_SORT_GROUP", std::string("64"));
+        const auto forced = radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, tuned);
+        EXPECT_EQ(forced.items, 20u);
+        EXPECT_EQ(forced.group_size, 64u);
+    }
+    {
+        ScopedVariable scan("CLALGO_SORT_SHUFFLE_SCAN", std::string("off"));
+        EXPECT_FALSE(radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic).shuffle_scan);
+    }
+    for (const char* bad : {"16", "2000", "256x", "-1"}) {
+        ScopedVariable group("CLALGO_SORT_GROUP", std::string(bad));
+        try {
+            radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
+            ADD_FAILURE() << bad;
+        } catch (const std::invalid_argument& error) {
+            EXPECT_NE(std::string(error.what()).find("CLALGO_SORT_GROUP"), std::string::npos) << error.what();
+        }
+    }
+    // other GPUs rank in local memory: no warp shuffles; a tuned tile too large for local memory shrinks to fit
+    const auto other = typical_device(DeviceClass::other_gpu);
+    TunedValues huge;
+    huge.set("sort.group_size", 1024);
+    huge.set("sort.items", 32);
+    const auto fitted = radix_sort_policy(other, 8, 8, SortAlgorithm::automatic, huge);
+    EXPECT_FALSE(fitted.shuffle_scan);
+    EXPECT_LE(fitted.local_bytes(8, 8) + 2048, other.local_memory_bytes);
+    // CPUs sort by blocks: they tune how many blocks a pass splits the keys into; values out of range are ignored
+    const auto cpu = typical_device(DeviceClass::cpu);
+    TunedValues blocks;
+    blocks.set("sort.blocks_per_unit", 2);
+    EXPECT_EQ(radix_sort_policy(cpu, 4, 0, SortAlgorithm::automatic, blocks).max_blocks, std::size_t(cpu.compute_units) * 2);
+    TunedValues wild;
+    wild.set("sort.blocks_per_unit", 100000);
+    wild.set("sort.items", 99);
+    EXPECT_EQ(radix_sort_policy(cpu, 4, 0, SortAlgorithm::automatic, wild).max_blocks,
+              radix_sort_policy(cpu, 4, 0, SortAlgorithm::automatic).max_blocks);
+    EXPECT_EQ(radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, wild).items, plain.items);
+}
+
+TEST(TunedPolicy, EverySortCandidateIsTakenAsItIs) {
+    using clalgo::SortAlgorithm;
+    for (auto device : {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
+        const auto info = typical_device(device);
+        const auto candidates = clalgo::detail::radix_sort_candidates(info);
+        EXPECT_GE(candidates.size(), 5u);
+        for (const auto& candidate : candidates) {
+            const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::automatic, candidate);
+            if (policy.algorithm == SortAlgorithm::blocks) {
+                EXPECT_EQ(policy.max_blocks, std::size_t(info.compute_units) * *candidate.get("sort.blocks_per_unit"));
+            } else {
+                EXPECT_EQ(policy.group_size, *candidate.get("sort.group_size"));
+                EXPECT_EQ(policy.items, *candidate.get("sort.items"));
+            }
+        }
     }
 }
 
@@ -206,6 +284,55 @@ TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
         std::vector<std::int64_t> host(static_cast<std::size_t>(n));
         std::iota(host.begin(), host.end(), -7);
         EXPECT_EQ(sum(q, clalgo::to_device(q, host)), std::accumulate(host.begin(), host.end(), std::int64_t(0))) << n;
+    }
+    store.forget();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Autotune, TunesTheSortAndLaterSortsUseItsChoiceAndStayRight) {
+    const auto dir = std::filesystem::temp_directory_path() / ("clalgo-autotune-sort-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    ScopedVariable cache("CLALGO_CACHE_DIR", dir.string());
+    auto& store = clalgo::detail::TuningStore::instance();
+    store.forget();
+    auto& q = clalgo_test::queue();
+    clalgo::TuningOptions options;
+    options.primitives = {"sort"};
+    options.sizes = {5000, 70001};
+    options.batches = 1;
+    const auto report = clalgo::autotune(q, options);
+    ASSERT_TRUE(report.file.has_value());
+    EXPECT_EQ(report.trials.size(), clalgo::detail::radix_sort_candidates(q.info()).size() + 1);
+    std::size_t chosen = 0;
+    for (const auto& trial : report.trials) {
+        EXPECT_EQ(trial.primitive, "sort");
+        EXPECT_TRUE(trial.error.empty()) << trial.policy << ": " << trial.error;
+        EXPECT_EQ(trial.seconds.size(), options.sizes.size());
+        chosen += trial.chosen;
+    }
+    EXPECT_EQ(chosen, 1u);
+
+    store.forget();
+    TunedValues expected;
+    for (const auto& [key, value] : report.chosen) expected.set(key, value);
+    EXPECT_EQ(clalgo::detail::tuned_values(q.info()), expected);
+    const auto policy = clalgo::detail::radix_sort_policy(q.info(), 4, 0, clalgo::SortAlgorithm::automatic,
+                                                          clalgo::detail::tuned_values(q.info()));
+    if (auto per_unit = expected.get("sort.blocks_per_unit")) {
+        EXPECT_EQ(policy.max_blocks, std::size_t(q.info().compute_units) * *per_unit);
+    }
+    if (auto items = expected.get("sort.items")) {
+        EXPECT_EQ(policy.items, *items);
+    }
+    clalgo::RadixSortKernel<std::uint32_t> sort(clalgo_test::context());
+    for (std::size_t n : {0u, 1u, 4097u, 100003u}) {
+        std::vector<std::uint32_t> host(n);
+        std::uint32_t state = 12345;
+        for (auto& key : host) key = state = state * 1664525u + 1013904223u;
+        auto keys = clalgo::to_device(q, host);
+        sort(q, keys).wait();
+        std::sort(host.begin(), host.end());
+        EXPECT_EQ(keys.to_host(q), host) << n;
     }
     store.forget();
     std::filesystem::remove_all(dir);

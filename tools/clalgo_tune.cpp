@@ -25,7 +25,7 @@ std::vector<std::string> split(const std::string& text) {
 int usage(const char* why) {
     std::cerr << "clalgo-tune: " << why << "\n"
               << "usage: clalgo-tune [--device SPEC] [--only P1,P2] [--sizes N1,N2] [--batches K] [--dry-run] [--verbose]\n"
-              << "  primitives: reduction, scan.4, scan.8, compaction\n";
+              << "  primitives: reduction, scan.4, scan.8, compaction, sort\n";
     return 2;
 }
 

@@ -1,5 +1,5 @@
 // OpenCL C shared by the radix sort's algorithms: keys as ordered unsigned bits, their digits, and an exclusive
-// scan of 256 per-digit values by a work-group.
+// scan of 256 per-digit values by a work-group (in local memory, or on NVIDIA by warp shuffles).
 //   ordered bits: unsigned keys as they are; signed ones with the sign bit flipped; floating-point ones with the
 //   sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the sign
 //   bit clear after +inf, those with it set before -inf); then XOR `flip` (all ones: descending order).
@@ -52,12 +52,43 @@ inline uint clalgo_digit(const clalgo_key_t key, const clalgo_bits_t flip, const
 }
 )CLC";
 
-/// Needs CLALGO_GROUP_SIZE (a power of two).
+/// Needs CLALGO_GROUP_SIZE (a power of two) and CLALGO_SHUFFLE_SCAN (1: NVIDIA, groups of whole warps).
 inline constexpr const char* radix_digit_scan = R"CLC(
 #define CLALGO_DIGITS_EACH ((CLALGO_RADIX + CLALGO_GROUP_SIZE - 1) / CLALGO_GROUP_SIZE)
 
 /* Replaces sums[0 .. CLALGO_GROUP_SIZE), one per work-item, by their inclusive scan; every work-item of the group
    calls it, and it ends with a barrier. */
+#if CLALGO_SHUFFLE_SCAN
+/* NVIDIA, groups of whole warps: each warp scans its 32 sums by shuffles, then adds the totals of the warps before
+   it (three barriers, where the scan in local memory takes two a step) */
+inline ulong clalgo_shuffle_up_ulong(const ulong value, const uint delta)
+{
+    uint low, high;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(low) : "r"((uint)value), "r"(delta));
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(high) : "r"((uint)(value >> 32)), "r"(delta));
+    return ((ulong)high << 32) | low;
+}
+
+inline void clalgo_scan_sums(__local ulong *sums)
+{
+    const uint lid = get_local_id(0), lane = lid & 31;
+    ulong sum = sums[lid];
+#pragma unroll
+    for (uint delta = 1; delta < 32; delta <<= 1) {
+        const ulong below = clalgo_shuffle_up_ulong(sum, delta);
+        if (lane >= delta)
+            sum += below;
+    }
+    sums[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong before = 0;
+    for (uint warp = 0; warp < (lid >> 5); ++warp)
+        before += sums[warp * 32 + 31];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sums[lid] = sum + before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
 inline void clalgo_scan_sums(__local ulong *sums)
 {
     const uint lid = get_local_id(0);
@@ -68,6 +99,7 @@ inline void clalgo_scan_sums(__local ulong *sums)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+#endif
 
 /* Replaces values[0 .. CLALGO_RADIX) by their exclusive scan; `sums` holds CLALGO_GROUP_SIZE values. Every
    work-item of the group calls it; it ends with a barrier. */

@@ -24,6 +24,8 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
    keys as one of 32-bit keys */
 #define CLALGO_SPLIT_KEYS ${split_keys}
+/* the group's scans by warp shuffles (NVIDIA's inline PTX) */
+#define CLALGO_SHUFFLE_SCAN ${shuffle_scan}
 #if ${nvidia}
 /* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
 #define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")

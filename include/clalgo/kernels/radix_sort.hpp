@@ -26,6 +26,7 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/radix_sort.hpp>
+#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -193,7 +194,7 @@ private:
 
     Shapes shapes_for(const DeviceInfo& info) const {
         const std::size_t value_size = has_values ? sizeof(ValueType) : 0;
-        Shapes shapes{detail::radix_sort_policy(info, sizeof(Key), value_size, requested_), {}, {}};
+        Shapes shapes{detail::radix_sort_policy(info, sizeof(Key), value_size, requested_, detail::tuned_values(info)), {}, {}};
         for (std::size_t tier = 0; tier <= shapes.policy.tiers.size(); ++tier)
             shapes.passes.push_back(shapes.policy.with_tier(tier));
         for (std::size_t k = 0; shapes.policy.algorithm == SortAlgorithm::onesweep; ++k) {
@@ -239,6 +240,7 @@ private:
             {"value_exchange", detail::library_text(policy.value_exchange ? "1" : "0")},
             {"early_values", detail::library_text(policy.early_values ? "1" : "0")},
             {"split_keys", detail::library_text(policy.split_keys ? "1" : "0")},
+            {"shuffle_scan", detail::library_text(policy.shuffle_scan ? "1" : "0")},
             {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
         for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
             fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());

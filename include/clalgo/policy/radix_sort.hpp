@@ -6,6 +6,7 @@
 
 #include <clalgo/core/device_info.hpp>
 #include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/tuned.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 
 #include <algorithm>
@@ -42,6 +43,7 @@ struct RadixSortPolicy {
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
+    bool shuffle_scan = false;    ///< onesweep: the group's scans by warp shuffles (NVIDIA's inline PTX), else in local memory
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t tile_group_max = 1;    ///< onesweep: the largest work-group that sorts an input of one tile alone
     /// onesweep: inputs of at most `most_keys` keys (past one tile) sort in tiles of `items` keys a work-item, by
@@ -123,7 +125,7 @@ inline std::optional<std::vector<RadixTier>> radix_tiers_variable(const char* na
 }
 
 inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key_size, std::size_t value_size,
-                                         SortAlgorithm requested) {
+                                         SortAlgorithm requested, const TunedValues& tuned = {}) {
     RadixSortPolicy policy;
     const DeviceClass device = device_class(info);
     if (requested == SortAlgorithm::automatic) {
@@ -137,25 +139,32 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.algorithm = device != DeviceClass::cpu && onesweep_possible ? SortAlgorithm::onesweep : SortAlgorithm::blocks;
     if (policy.algorithm == SortAlgorithm::onesweep && !onesweep_possible) policy.algorithm = SortAlgorithm::blocks;
 
-    policy.max_blocks = std::size_t(info.compute_units) * 8;
+    // the autotuner's values (policy/tuned.hpp) replace the hand-set defaults; the CLALGO_SORT_* variables win
+    policy.max_blocks = std::size_t(info.compute_units) * tuned.get("sort.blocks_per_unit", 1, 256).value_or(8);
     if (policy.algorithm == SortAlgorithm::blocks) return policy;
 
-    const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
+    const std::size_t largest = std::min<std::size_t>(1024, info.max_work_group_size);
     if (device == DeviceClass::nvidia_gpu) {
         // 256 x 28 keys a tile (fewer where local memory runs short): on an H100 a pass over 2^26 uint32 keys
         // took 0.54 ms with 28, 0.58 ms with 24 and 0.65 ms with 20 keys a work-item (docs/performance.md)
-        policy.group_size = std::min<std::size_t>(256, largest);
+        policy.group_size = 256;
         policy.items = 28;
-        policy.match_rank = policy.group_size % 32 == 0;
     } else if (device == DeviceClass::other_gpu) {
-        policy.group_size = std::min<std::size_t>(128, largest);
+        policy.group_size = 128;
         policy.items = 8;
     } else {
         // forced onto a CPU (tests): small tiles, so that a few thousand keys make many tiles
-        policy.group_size = std::min<std::size_t>(64, largest);
+        policy.group_size = 64;
         policy.items = 4;
     }
+    if (auto group = tuned.get("sort.group_size", 32, 1024)) policy.group_size = static_cast<std::size_t>(*group);
+    if (auto items = tuned.get("sort.items", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    if (auto group = tuning_number("CLALGO_SORT_GROUP", 32, 1024)) policy.group_size = static_cast<std::size_t>(*group);
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    policy.group_size = power_of_two_at_most(std::min(policy.group_size, largest));
+    // NVIDIA: ballots rank a tile (rank_tile) and shuffles scan (scan_sums), a warp of 32 at a time
+    policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
+    policy.shuffle_scan = policy.match_rank && tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
     // on in tiles of 28 (docs/performance.md): tiers up to 2^15 and 2^21 keys
     if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
@@ -167,7 +176,13 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
-    while (policy.items > 1 && policy.local_bytes(key_size, value_size) > budget) --policy.items;
+    // fewer keys a work-item where local memory runs short, then (tuned or forced groups) fewer work-items
+    while (policy.local_bytes(key_size, value_size) > budget && (policy.items > 1 || policy.group_size > 32)) {
+        if (policy.items > 1)
+            --policy.items;
+        else
+            policy.group_size /= 2;
+    }
     // tiers only of smaller tiles, each taking inputs of more than one (whole) tile
     std::vector<RadixTier> kept;
     for (const auto& tier : policy.tiers)
@@ -182,6 +197,31 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.tile_group_max = power_of_two_at_most(std::min<std::size_t>(std::size_t(*group), info.max_work_group_size));
     policy.tile_group_max = std::max(policy.tile_group_max, policy.group_size);
     return policy;
+}
+
+/// The radix sort policies the autotuner tries on a device (times with 32-bit keys): on GPUs the onesweep tile
+/// (work-items, keys each), each as the policy takes it (within local memory); on CPUs the most blocks a pass
+/// splits the keys into, per compute unit.
+inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
+    std::vector<TunedValues> candidates;
+    const RadixSortPolicy plain = radix_sort_policy(info, 4, 0, SortAlgorithm::automatic);
+    if (plain.algorithm == SortAlgorithm::blocks) {
+        for (std::uint64_t per_unit : {1, 2, 4, 8, 16, 32}) {
+            TunedValues values;
+            values.set("sort.blocks_per_unit", per_unit);
+            candidates.push_back(values);
+        }
+        return candidates;
+    }
+    for (std::uint64_t group : {128, 256, 512})
+        for (std::uint64_t items : {8, 12, 16, 20, 24, 28, 32}) {
+            TunedValues values;
+            values.set("sort.group_size", group);
+            values.set("sort.items", items);
+            const RadixSortPolicy policy = radix_sort_policy(info, 4, 0, SortAlgorithm::automatic, values);
+            if (policy.group_size == group && policy.items == items) candidates.push_back(values);
+        }
+    return candidates;
 }
 
 /// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at

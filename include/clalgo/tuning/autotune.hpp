@@ -1,7 +1,7 @@
 // The autotuner: on the queue's device, times the candidate policies of each tuned primitive (the reduction,
-// the scan of 4- and 8-byte values, the ballot compaction) at a few sizes, keeps the best of each and stores
-// them in the device's tuning file (tuning/store.hpp), which every later run then uses. The clalgo-tune
-// program (tools/) runs it from the command line.
+// the scan of 4- and 8-byte values, the ballot compaction, the radix sort) at a few sizes, keeps the best of
+// each and stores them in the device's tuning file (tuning/store.hpp), which every later run then uses. The
+// clalgo-tune program (tools/) runs it from the command line.
 //   clalgo::TuningReport report = clalgo::autotune(queue);   // minutes on a GPU, seconds on a CPU
 //   std::cout << report.summary();
 #pragma once
@@ -11,8 +11,10 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/kernels/compaction.hpp>
 #include <clalgo/kernels/elementwise.hpp>
+#include <clalgo/kernels/radix_sort.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/policy/radix_sort.hpp>
 #include <clalgo/policy/reduction.hpp>
 #include <clalgo/policy/scan.hpp>
 #include <clalgo/tuning/store.hpp>
@@ -37,14 +39,14 @@ namespace clalgo {
 struct TuningOptions {
     std::vector<std::int64_t> sizes;  ///< items per call; empty: 2^20, 2^24, 2^28 on GPUs (as memory allows), 2^18, 2^22 on CPUs
     int batches = 3;                  ///< timed batches per candidate and size (each at least 2 ms); the best counts
-    std::vector<std::string> primitives;  ///< among "reduction", "scan.4", "scan.8", "compaction"; empty: all
+    std::vector<std::string> primitives;  ///< among "reduction", "scan.4", "scan.8", "compaction", "sort"; empty: all
     bool store = true;                ///< write the tuning file (else only report)
     std::ostream* log = nullptr;      ///< one line per candidate, where given
 };
 
 /// One candidate policy of one primitive, as timed.
 struct TuningTrial {
-    std::string primitive;               ///< "reduction", "scan.4", "scan.8", "compaction"
+    std::string primitive;               ///< "reduction", "scan.4", "scan.8", "compaction", "sort"
     std::string policy;                  ///< "reduction.group_size=256, ..."
     std::vector<double> seconds;         ///< per call, at each size of the report (empty where it failed)
     double score = 0;                    ///< geometric mean over the sizes of its time over the best time (1: best everywhere)
@@ -116,7 +118,7 @@ inline std::vector<std::int64_t> tuning_sizes(const DeviceInfo& info, std::size_
 
 }  // namespace detail
 
-/// Tunes the reduction, the scans and the compaction on the queue's device (see TuningOptions), stores the
+/// Tunes the reduction, the scans, the compaction and the radix sort on the queue's device (see TuningOptions), stores the
 /// best policies (unless options.store is false) and returns what it measured. Kernels made afterwards, in
 /// this process and later ones, use them; kernels made before keep their policies.
 inline TuningReport autotune(const Queue& queue, const TuningOptions& options = {}) {
@@ -182,6 +184,22 @@ inline TuningReport autotune(const Queue& queue, const TuningOptions& options = 
             };
         };
         primitives.push_back(compact);
+    }
+    {
+        // 32-bit keys spread over every bit (the digits of a pass as even as random keys make them), sorted from a
+        // kept input into an output, so that every call sorts the same unsorted keys
+        TunedPrimitive sort{"sort", radix_sort_candidates(info), 12, {}};
+        sort.prepare = [&](std::int64_t n) -> std::function<void()> {
+            auto input = std::make_shared<Array<cl_uint>>(queue, static_cast<std::size_t>(n));
+            ElementwiseOptions named;
+            named.name = "clalgo_tuning_keys";
+            ElementwiseKernel fill(context, "uint *x", "x[i] = (uint)(((ulong)(i + 1) * 0x9E3779B97F4A7C15ul) >> 32)", named);
+            fill(queue, *input).wait();
+            auto output = std::make_shared<Array<cl_uint>>(queue, static_cast<std::size_t>(n));
+            auto kernel = std::make_shared<RadixSortKernel<cl_uint>>(context);
+            return [=, &queue] { (*kernel)(queue, *input, *output); };
+        };
+        primitives.push_back(sort);
     }
 
     TunedValues chosen;
