@@ -12,6 +12,7 @@
 #include <fstream>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -239,38 +240,60 @@ TEST(TuningFile, StoredValuesAreUsedLaterAndCorruptFilesOrTheSwitchMeanNone) {
     std::filesystem::remove_all(dir);
 }
 
-TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
-    const auto dir = std::filesystem::temp_directory_path() / ("clalgo-autotune-test-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    ScopedVariable cache("CLALGO_CACHE_DIR", dir.string());
-    auto& store = clalgo::detail::TuningStore::instance();
-    store.forget();
+/// A cache directory of its own for the test's tuning file, the store reading from it; both gone at the end.
+class TuningDirectory {
+public:
+    explicit TuningDirectory(const std::string& name)
+        : dir_(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()))),
+          cache_("CLALGO_CACHE_DIR", dir_.string()) {
+        std::filesystem::remove_all(dir_);
+        clalgo::detail::TuningStore::instance().forget();
+    }
+    ~TuningDirectory() {
+        clalgo::detail::TuningStore::instance().forget();
+        std::filesystem::remove_all(dir_);
+    }
+
+private:
+    std::filesystem::path dir_;
+    ScopedVariable cache_;
+};
+
+/// The tuner's report for one primitive at `sizes`, after checking that every candidate (and the hand-set
+/// default) ran at every size and exactly one was chosen; then what the store reads back, which must be what
+/// the report chose (a new process would read the file: so does this one once it forgets what it stored).
+std::pair<clalgo::TuningReport, TunedValues> tune_one(const std::string& primitive, std::vector<std::int64_t> sizes,
+                                                      std::size_t candidates) {
     auto& q = clalgo_test::queue();
     clalgo::TuningOptions options;
-    options.primitives = {"reduction"};
-    options.sizes = {3000, 50001};
+    options.primitives = {primitive};
+    options.sizes = std::move(sizes);
     options.batches = 1;
-    const auto report = clalgo::autotune(q, options);
-    ASSERT_TRUE(report.file.has_value());
+    auto report = clalgo::autotune(q, options);
+    EXPECT_TRUE(report.file.has_value());
     EXPECT_EQ(report.sizes, options.sizes);
-    const std::size_t candidates = clalgo::detail::reduction_candidates(q.info()).size();
     EXPECT_EQ(report.trials.size(), candidates + 1);  // and the hand-set default
     std::size_t chosen = 0;
     for (const auto& trial : report.trials) {
-        EXPECT_EQ(trial.primitive, "reduction");
+        EXPECT_EQ(trial.primitive, primitive);
         EXPECT_TRUE(trial.error.empty()) << trial.policy << ": " << trial.error;
         EXPECT_EQ(trial.seconds.size(), options.sizes.size());
         EXPECT_GE(trial.score, 1.0);
         chosen += trial.chosen;
     }
     EXPECT_EQ(chosen, 1u);
-    EXPECT_NE(report.summary().find("reduction"), std::string::npos);
-
-    // a new process would read the file: so does this one once it forgets what it stored
-    store.forget();
+    EXPECT_NE(report.summary().find(primitive), std::string::npos);
+    clalgo::detail::TuningStore::instance().forget();
     TunedValues expected;
     for (const auto& [key, value] : report.chosen) expected.set(key, value);
     EXPECT_EQ(clalgo::detail::tuned_values(q.info()), expected);
+    return {std::move(report), expected};
+}
+
+TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
+    TuningDirectory directory("clalgo-autotune-test");
+    auto& q = clalgo_test::queue();
+    const auto [report, expected] = tune_one("reduction", {3000, 50001}, clalgo::detail::reduction_candidates(q.info()).size());
     clalgo::ReductionOptions named;
     named.name = "tuned_sum";
     clalgo::ReductionKernel<std::int64_t> sum(clalgo_test::context(), "0", "a+b", "x[i]", "const long *x", named);
@@ -285,37 +308,12 @@ TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
         std::iota(host.begin(), host.end(), -7);
         EXPECT_EQ(sum(q, clalgo::to_device(q, host)), std::accumulate(host.begin(), host.end(), std::int64_t(0))) << n;
     }
-    store.forget();
-    std::filesystem::remove_all(dir);
 }
 
 TEST(Autotune, TunesTheSortAndLaterSortsUseItsChoiceAndStayRight) {
-    const auto dir = std::filesystem::temp_directory_path() / ("clalgo-autotune-sort-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    ScopedVariable cache("CLALGO_CACHE_DIR", dir.string());
-    auto& store = clalgo::detail::TuningStore::instance();
-    store.forget();
+    TuningDirectory directory("clalgo-autotune-sort");
     auto& q = clalgo_test::queue();
-    clalgo::TuningOptions options;
-    options.primitives = {"sort"};
-    options.sizes = {5000, 70001};
-    options.batches = 1;
-    const auto report = clalgo::autotune(q, options);
-    ASSERT_TRUE(report.file.has_value());
-    EXPECT_EQ(report.trials.size(), clalgo::detail::radix_sort_candidates(q.info()).size() + 1);
-    std::size_t chosen = 0;
-    for (const auto& trial : report.trials) {
-        EXPECT_EQ(trial.primitive, "sort");
-        EXPECT_TRUE(trial.error.empty()) << trial.policy << ": " << trial.error;
-        EXPECT_EQ(trial.seconds.size(), options.sizes.size());
-        chosen += trial.chosen;
-    }
-    EXPECT_EQ(chosen, 1u);
-
-    store.forget();
-    TunedValues expected;
-    for (const auto& [key, value] : report.chosen) expected.set(key, value);
-    EXPECT_EQ(clalgo::detail::tuned_values(q.info()), expected);
+    const auto [report, expected] = tune_one("sort", {5000, 70001}, clalgo::detail::radix_sort_candidates(q.info()).size());
     const auto policy = clalgo::detail::radix_sort_policy(q.info(), 4, 0, clalgo::SortAlgorithm::automatic,
                                                           clalgo::detail::tuned_values(q.info()));
     if (auto per_unit = expected.get("sort.blocks_per_unit")) {
@@ -334,8 +332,6 @@ TEST(Autotune, TunesTheSortAndLaterSortsUseItsChoiceAndStayRight) {
         std::sort(host.begin(), host.end());
         EXPECT_EQ(keys.to_host(q), host) << n;
     }
-    store.forget();
-    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
