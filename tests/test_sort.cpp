@@ -393,6 +393,28 @@ TEST(Sort, OnesweepMovesValuesBothWaysThroughLocalMemoryOrByGathering) {
     }
 }
 
+TEST(Sort, OnesweepTilesOfOtherGroupsAndEitherGroupScanSortRight) {
+    // CLALGO_SORT_GROUP (as a tuned group would): the passes, the tiers and the one-tile sorts with groups of 32 to
+    // 512, with the group scans by warp shuffles and in local memory (NVIDIA; elsewhere always in local memory)
+    for (const char* group : {"32", "128", "512"}) {
+        for (const char* shuffle : {"on", "off"}) {
+            clalgo_test::ScopedVariable forced("CLALGO_SORT_GROUP", group);
+            clalgo_test::ScopedVariable scan("CLALGO_SORT_SHUFFLE_SCAN", shuffle);
+            clalgo_test::ScopedVariable items("CLALGO_SORT_ITEMS", "6");
+            clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+            clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
+            EXPECT_LE(keys_only.group_size(), std::size_t(std::stoul(group)));
+            for (std::size_t n : {std::size_t(3), keys_only.tile() - 1, keys_only.tile() + 1, 5 * keys_only.tile() + 3,
+                                  std::size_t(70001)}) {
+                const std::string what = std::string("group ") + group + ", shuffle " + shuffle + ", n=" + std::to_string(n);
+                check_keys(keys_only, random_keys<std::uint32_t>(n, 9 * n), {}, what);
+                check_keys(keys_only, random_keys<std::uint32_t>(n, 9 * n + 1, 50), {true}, what + " descending");
+                check_pairs(pairs, random_keys<std::int32_t>(n, 9 * n + 2, 40), {}, what + " pairs");
+            }
+        }
+    }
+}
+
 TEST(Sort, OnesweepMovesSixtyFourBitKeysWholeOrInHalves) {
     // CLALGO_SORT_SPLIT_KEYS: 64-bit keys through local memory in two 32-bit halves (NVIDIA's default) or whole,
     // in the digit passes and in the one-tile sort, keys alone and with values

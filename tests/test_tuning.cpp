@@ -137,13 +137,20 @@ TEST(TunedPolicy, TunedSortTilesAndBlocksReplaceTheHandSetOnesAndTheVariablesSti
             EXPECT_NE(std::string(error.what()).find("CLALGO_SORT_GROUP"), std::string::npos) << error.what();
         }
     }
-    // other GPUs rank in local memory: no warp shuffles; a tuned tile too large for local memory shrinks to fit
-    const auto other = typical_device(DeviceClass::other_gpu);
+    // another GPU (with the 64-bit atomics onesweep needs) ranks in local memory, with no warp shuffles; a tuned
+    // tile too large for its group limit (256) and its local memory (32 KiB) shrinks to fit: for 8-byte keys and
+    // values, 256 x 4
+    auto other = typical_device(DeviceClass::other_gpu);
+    other.has_int64_atomics = true;
     TunedValues huge;
     huge.set("sort.group_size", 1024);
     huge.set("sort.items", 32);
     const auto fitted = radix_sort_policy(other, 8, 8, SortAlgorithm::automatic, huge);
+    EXPECT_EQ(fitted.algorithm, SortAlgorithm::onesweep);
+    EXPECT_FALSE(fitted.match_rank);
     EXPECT_FALSE(fitted.shuffle_scan);
+    EXPECT_EQ(fitted.group_size, 256u);
+    EXPECT_EQ(fitted.items, 4u);
     EXPECT_LE(fitted.local_bytes(8, 8) + 2048, other.local_memory_bytes);
     // CPUs sort by blocks: they tune how many blocks a pass splits the keys into; values out of range are ignored
     const auto cpu = typical_device(DeviceClass::cpu);
@@ -160,10 +167,12 @@ TEST(TunedPolicy, TunedSortTilesAndBlocksReplaceTheHandSetOnesAndTheVariablesSti
 
 TEST(TunedPolicy, EverySortCandidateIsTakenAsItIs) {
     using clalgo::SortAlgorithm;
-    for (auto device : {DeviceClass::cpu, DeviceClass::nvidia_gpu, DeviceClass::other_gpu}) {
-        const auto info = typical_device(device);
+    auto other_with_atomics = typical_device(DeviceClass::other_gpu);
+    other_with_atomics.has_int64_atomics = true;  // onesweep's tiles, not blocks
+    for (const auto& info : {typical_device(DeviceClass::cpu), typical_device(DeviceClass::nvidia_gpu),
+                             typical_device(DeviceClass::other_gpu), other_with_atomics}) {
         const auto candidates = clalgo::detail::radix_sort_candidates(info);
-        EXPECT_GE(candidates.size(), 5u);
+        EXPECT_GE(candidates.size(), 4u) << info.name;
         for (const auto& candidate : candidates) {
             const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::automatic, candidate);
             if (policy.algorithm == SortAlgorithm::blocks) {
@@ -171,6 +180,7 @@ TEST(TunedPolicy, EverySortCandidateIsTakenAsItIs) {
             } else {
                 EXPECT_EQ(policy.group_size, *candidate.get("sort.group_size"));
                 EXPECT_EQ(policy.items, *candidate.get("sort.items"));
+                EXPECT_GE(policy.tile(), 2048u);  // each tile costs 2 KiB of look-back words
             }
         }
     }
@@ -321,6 +331,9 @@ TEST(Autotune, TunesTheSortAndLaterSortsUseItsChoiceAndStayRight) {
     }
     if (auto items = expected.get("sort.items")) {
         EXPECT_EQ(policy.items, *items);
+    }
+    if (auto group = expected.get("sort.group_size")) {
+        EXPECT_EQ(policy.group_size, *group);
     }
     clalgo::RadixSortKernel<std::uint32_t> sort(clalgo_test::context());
     for (std::size_t n : {0u, 1u, 4097u, 100003u}) {

@@ -164,7 +164,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     policy.group_size = power_of_two_at_most(std::min(policy.group_size, largest));
     // NVIDIA: ballots rank a tile (rank_tile) and shuffles scan (scan_sums), a warp of 32 at a time
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
-    policy.shuffle_scan = policy.match_rank && tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);
+    const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
+    policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
     // on in tiles of 28 (docs/performance.md): tiers up to 2^15 and 2^21 keys
     if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
@@ -199,9 +200,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     return policy;
 }
 
-/// The radix sort policies the autotuner tries on a device (times with 32-bit keys): on GPUs the onesweep tile
-/// (work-items, keys each), each as the policy takes it (within local memory); on CPUs the most blocks a pass
-/// splits the keys into, per compute unit.
+/// The radix sort policies the autotuner tries on a device (timed with 32-bit keys): on GPUs the onesweep tile
+/// (work-items, keys each), each as the policy takes it (within local memory) and of 2,048 keys or more (each
+/// tile costs 2 KiB of look-back words); on CPUs the most blocks a pass splits the keys into, per compute unit.
 inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
     std::vector<TunedValues> candidates;
     const RadixSortPolicy plain = radix_sort_policy(info, 4, 0, SortAlgorithm::automatic);
@@ -213,13 +214,13 @@ inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
         }
         return candidates;
     }
-    for (std::uint64_t group : {128, 256, 512})
+    for (std::uint64_t group : {64, 128, 256, 512})
         for (std::uint64_t items : {8, 12, 16, 20, 24, 28, 32}) {
             TunedValues values;
             values.set("sort.group_size", group);
             values.set("sort.items", items);
             const RadixSortPolicy policy = radix_sort_policy(info, 4, 0, SortAlgorithm::automatic, values);
-            if (policy.group_size == group && policy.items == items) candidates.push_back(values);
+            if (policy.group_size == group && policy.items == items && policy.tile() >= 2048) candidates.push_back(values);
         }
     return candidates;
 }

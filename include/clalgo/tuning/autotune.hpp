@@ -141,8 +141,13 @@ inline TuningReport autotune(const Queue& queue, const TuningOptions& options = 
         return values;
     };
 
+    // only the primitives asked for are made (making one reads its policy's variables, which may be wrong)
+    auto wanted = [&](const char* name) {
+        return options.primitives.empty() ||
+               std::find(options.primitives.begin(), options.primitives.end(), name) != options.primitives.end();
+    };
     std::vector<TunedPrimitive> primitives;
-    {
+    if (wanted("reduction")) {
         TunedPrimitive reduce{"reduction", reduction_candidates(info), 4, {}};
         reduce.prepare = [&](std::int64_t n) -> std::function<void()> {
             auto input = std::make_shared<Array<float>>(make_input(0.0f, n));
@@ -165,9 +170,9 @@ inline TuningReport autotune(const Queue& queue, const TuningOptions& options = 
         };
         return scan;
     };
-    primitives.push_back(scan_of(cl_int(0), "scan.4"));
-    primitives.push_back(scan_of(cl_long(0), "scan.8"));
-    {
+    if (wanted("scan.4")) primitives.push_back(scan_of(cl_int(0), "scan.4"));
+    if (wanted("scan.8")) primitives.push_back(scan_of(cl_long(0), "scan.8"));
+    if (wanted("compaction")) {
         TunedPrimitive compact{"compaction", scan_candidates(info, 4, true), 8, {}};
         compact.prepare = [&](std::int64_t n) -> std::function<void()> {
             auto input = std::make_shared<Array<cl_int>>(make_input(cl_int(0), n));
@@ -185,7 +190,7 @@ inline TuningReport autotune(const Queue& queue, const TuningOptions& options = 
         };
         primitives.push_back(compact);
     }
-    {
+    if (wanted("sort")) {
         // 32-bit keys spread over every bit (the digits of a pass as even as random keys make them), sorted from a
         // kept input into an output, so that every call sorts the same unsorted keys
         TunedPrimitive sort{"sort", radix_sort_candidates(info), 12, {}};
@@ -206,9 +211,6 @@ inline TuningReport autotune(const Queue& queue, const TuningOptions& options = 
     TuningStore& store = TuningStore::instance();
     for (const auto& primitive : primitives) {
         if (primitive.candidates.empty()) continue;
-        if (!options.primitives.empty() &&
-            std::find(options.primitives.begin(), options.primitives.end(), primitive.name) == options.primitives.end())
-            continue;
         const auto sizes = tuning_sizes(info, primitive.bytes_per_item, options.sizes);
         if (report.sizes.empty()) report.sizes = sizes;
         // the hand-set policy (no tuned values) first and again last, so that it is not the one timed while the
