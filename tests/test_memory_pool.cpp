@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <iterator>
 #include <numeric>
@@ -27,6 +28,19 @@ clalgo::Context fresh_context(bool from_environment = false) {
     ScopedVariable pool("CLALGO_POOL", std::nullopt), limit("CLALGO_POOL_LIMIT_MB", std::nullopt);
     MemoryPool::of(ctx);
     return ctx;
+}
+
+/// Waits (up to 5 s) until nothing but the pool holds `buffer`. Call after the queue's finish(): PoCL counts its
+/// commands as handles of their buffers and may drop a finished command's a moment after clFinish returns, and
+/// the pool takes back only a buffer that it alone holds.
+void wait_until_only_the_pool_holds(cl_mem buffer) {
+    for (int k = 0; k < 5000; ++k) {
+        cl_uint references = 0;
+        if (clGetMemObjectInfo(buffer, CL_MEM_REFERENCE_COUNT, sizeof references, &references, nullptr) == CL_SUCCESS &&
+            references <= 1)
+            return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
 }
 
 std::size_t power_of_two_from(std::size_t bytes, bool up) {
@@ -63,6 +77,7 @@ TEST(MemoryPool, GivesTheSameBufferBackForTheSameSizeClassOnceItsWorkIsDone) {
         first = a.buffer()();
     }
     q.finish();
+    wait_until_only_the_pool_holds(first);
     Array<float> b(q, 900, clalgo::pooled);  // 3600 bytes: the class of 4000, 4096
     EXPECT_EQ(b.buffer()(), first);
     EXPECT_EQ(b.size(), 900u);
@@ -179,6 +194,7 @@ TEST(MemoryPool, DoesNotReuseABufferWhileWorkThatUsesItIsPending) {
     EXPECT_EQ(MemoryPool::of(ctx).statistics().hits, 0u);
     gate.open();
     q.finish();
+    wait_until_only_the_pool_holds(first);
     Array<float> c(q, 1000, clalgo::pooled);
     EXPECT_EQ(c.buffer()(), first);
 }
@@ -212,6 +228,7 @@ TEST(MemoryPool, ClalgosOwnDrawsTakeABufferBackFromTheirQueueWithoutAMarker) {
         first = a.buffer()();
     }
     q.finish();  // so that no driver still holds the buffer for the fill (PoCL's commands count as its handles)
+    wait_until_only_the_pool_holds(first);
     // no marker was enqueued at a's return; the same queue's later commands follow the fill anyway
     Array<float> b(q, 1000, clalgo::detail::pooled_in_queue_order);
     EXPECT_EQ(b.buffer()(), first);
@@ -279,6 +296,8 @@ TEST(MemoryPool, DoesNotReuseABufferAViewStillHolds) {
     b.fill(q, 4.0f);
     EXPECT_EQ(view.to_host(q), std::vector<float>(1000, 3.0f));
     view = clalgo::ArrayView<float>();
+    q.finish();
+    wait_until_only_the_pool_holds(first);
     Array<float> c(q, 1000, clalgo::pooled);
     EXPECT_EQ(c.buffer()(), first);
 }
