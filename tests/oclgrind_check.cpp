@@ -1,7 +1,8 @@
 // Every generated kernel family on Oclgrind's simulated device, at sizes 1, 2, 255, 257 and 4097 (tile edges and
 // a few tiles: Oclgrind is slow). tests/CMakeLists.txt runs this program under oclgrind once per mode, with the
 // environment variables that force each path (the GPU paths too), and says which checks each run gets:
-//   single_pass | reduce_then_scan | serial   scans with totals and carry-ins, input fetches at -1 and +1 over
+//   single_pass | reduce_then_scan | serial | chained
+//                                             scans with totals and carry-ins, input fetches at -1 and +1 over
 //                                             ascending and descending ranges, copy_if, remove_if, partition, unique
 //                                             (over arrays and over index ranges), reduce_by_key and unique_by_key,
 //                                             with that scan algorithm
@@ -372,7 +373,8 @@ void by_key_tile(const clalgo::Queue& queue) {
 
 const std::map<std::string, clalgo::ScanAlgorithm> scan_modes = {{"single_pass", clalgo::ScanAlgorithm::single_pass},
                                                                  {"reduce_then_scan", clalgo::ScanAlgorithm::reduce_then_scan},
-                                                                 {"serial", clalgo::ScanAlgorithm::serial}};
+                                                                 {"serial", clalgo::ScanAlgorithm::serial},
+                                                                 {"chained", clalgo::ScanAlgorithm::chained}};
 
 }  // namespace
 
@@ -383,7 +385,7 @@ int main(int argc, char** argv) {
         {"by_key_tile", by_key_tile}};
     const std::string mode = argc >= 2 ? argv[1] : "";
     if (!scan_modes.count(mode) && !modes.count(mode)) {
-        std::cerr << "usage: oclgrind_check single_pass | reduce_then_scan | serial | map | reduction | radix | comparison | segments | lists | by_key_tile"
+        std::cerr << "usage: oclgrind_check single_pass | reduce_then_scan | serial | chained | map | reduction | radix | comparison | segments | lists | by_key_tile"
                      " [size]...\n";
         return 2;
     }

@@ -81,13 +81,15 @@ std::string message_of(Action&& action) {
 /// The scan algorithms a test runs through, and their names for messages.
 inline const clalgo::ScanAlgorithm every_algorithm[] = {clalgo::ScanAlgorithm::serial,
                                                         clalgo::ScanAlgorithm::reduce_then_scan,
-                                                        clalgo::ScanAlgorithm::single_pass};
+                                                        clalgo::ScanAlgorithm::single_pass,
+                                                        clalgo::ScanAlgorithm::chained};
 
 inline const char* name_of(clalgo::ScanAlgorithm algorithm) {
     switch (algorithm) {
         case clalgo::ScanAlgorithm::serial: return "serial";
         case clalgo::ScanAlgorithm::reduce_then_scan: return "reduce_then_scan";
         case clalgo::ScanAlgorithm::single_pass: return "single_pass";
+        case clalgo::ScanAlgorithm::chained: return "chained";
         default: return "automatic";
     }
 }

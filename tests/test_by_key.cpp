@@ -173,7 +173,8 @@ void check_by_key_kernel(clalgo::ScanAlgorithm algorithm) {
 
 TEST(ReduceByKey, EveryScanAlgorithmWithNarrowAndWideRunCounts) {
     for (auto algorithm : {clalgo::ScanAlgorithm::automatic, clalgo::ScanAlgorithm::single_pass,
-                           clalgo::ScanAlgorithm::reduce_then_scan, clalgo::ScanAlgorithm::serial}) {
+                           clalgo::ScanAlgorithm::reduce_then_scan, clalgo::ScanAlgorithm::serial,
+                           clalgo::ScanAlgorithm::chained}) {
         SCOPED_TRACE(static_cast<int>(algorithm));
         check_by_key_kernel<cl_uint>(algorithm);
         check_by_key_kernel<cl_ulong>(algorithm);

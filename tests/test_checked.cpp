@@ -159,7 +159,7 @@ TEST(CheckedScan, EveryAlgorithmScansRightInBoundsAndThrowsOutOfBounds) {
     std::vector<int> expected(hx.size());
     std::partial_sum(hx.begin(), hx.end(), expected.begin());
     for (auto algorithm : {clalgo::ScanAlgorithm::serial, clalgo::ScanAlgorithm::reduce_then_scan,
-                           clalgo::ScanAlgorithm::single_pass}) {
+                           clalgo::ScanAlgorithm::single_pass, clalgo::ScanAlgorithm::chained}) {
         SCOPED_TRACE(static_cast<int>(algorithm));
         clalgo::ScanOptions options;
         options.algorithm = algorithm;

@@ -59,7 +59,15 @@ TEST(ReductionPolicy, ChunksOnCpusShufflesOnlyOnNvidiaVectorLoadsForPlainScalarR
 
 TEST(ScanPolicy, EveryDeviceClassGetsItsAlgorithmAndATileThatFits) {
     const auto cpu = typical_device(DeviceClass::cpu);
-    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}).algorithm, ScanAlgorithm::serial);
+    const auto chained = clalgo::detail::scan_policy(cpu, {});
+    EXPECT_EQ(chained.algorithm, ScanAlgorithm::chained);
+    EXPECT_EQ(chained.block_items, 65536u);  // 256 KiB of 4-byte values
+    EXPECT_EQ(chained.max_groups, std::size_t(cpu.compute_units));
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{8}).block_items, 32768u);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{4, false, false, false, ScanAlgorithm::chained}).block_items, 64u);
+    // an output that needs the total first: the serial blocks
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}).algorithm,
+              ScanAlgorithm::serial);
     const auto forced = clalgo::detail::scan_policy(cpu, ScanTraits{4, false, false, false, ScanAlgorithm::single_pass});
     EXPECT_EQ(forced.algorithm, ScanAlgorithm::single_pass);
     EXPECT_LE(forced.items, 4u);  // small tiles where a tiled algorithm runs on a CPU
@@ -117,10 +125,41 @@ TEST(ScanPolicy, TuningVariablesTakeDocumentedValuesAndNameTheVariableOtherwise)
         clalgo_test::ScopedVariable off("CLALGO_SCAN_BALLOT", "Off");
         EXPECT_FALSE(clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, true, ScanAlgorithm::automatic}).ballot_compaction);
     }
-    clalgo_test::ScopedVariable maybe("CLALGO_SCAN_BALLOT", "maybe");
+    {
+        clalgo_test::ScopedVariable maybe("CLALGO_SCAN_BALLOT", "maybe");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, true, ScanAlgorithm::automatic});
+        }), "CLALGO_SCAN_BALLOT='maybe'"));
+    }
+    // CLALGO_SCAN_ALGORITHM overrides the automatic choice where the output allows it, not a requested one
+    {
+        clalgo_test::ScopedVariable serial("CLALGO_SCAN_ALGORITHM", "serial");
+        EXPECT_EQ(clalgo::detail::scan_policy(nvidia, {}).algorithm, ScanAlgorithm::serial);
+        EXPECT_EQ(clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, false, ScanAlgorithm::single_pass}).algorithm,
+                  ScanAlgorithm::single_pass);
+        clalgo_test::ScopedVariable chained("CLALGO_SCAN_ALGORITHM", "chained");
+        EXPECT_EQ(clalgo::detail::scan_policy(nvidia, {}).algorithm, ScanAlgorithm::chained);
+        EXPECT_EQ(clalgo::detail::scan_policy(nvidia, {}).block_items, 65536u);  // not the small blocks of a request
+        EXPECT_EQ(clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}).algorithm,
+                  ScanAlgorithm::reduce_then_scan);  // last_item: the automatic choice
+        clalgo_test::ScopedVariable bad("CLALGO_SCAN_ALGORITHM", "fast");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::scan_policy(nvidia, {});
+        }), "CLALGO_SCAN_ALGORITHM='fast': expected one of serial, chained, single_pass, reduce_then_scan"));
+    }
+    // the chained blocks' items: the variable wins over the hand-set and the tuned value
+    const auto cpu = typical_device(DeviceClass::cpu);
+    clalgo::detail::TunedValues tuned;
+    tuned.set("scan.4.block_items", 4096);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, tuned).block_items, 4096u);
+    {
+        clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "1000");
+        EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, tuned).block_items, 1000u);
+    }
+    clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "0");
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-        clalgo::detail::scan_policy(nvidia, ScanTraits{4, false, false, true, ScanAlgorithm::automatic});
-    }), "CLALGO_SCAN_BALLOT='maybe'"));
+        clalgo::detail::scan_policy(cpu, {});
+    }), "CLALGO_SCAN_BLOCK='0'"));
 }
 
 }  // namespace

@@ -76,11 +76,14 @@ TEST(TunedPolicy, TunedTilesReplaceTheScansAndTheBallotCompactionsAndTheVariable
     const auto other = typical_device(DeviceClass::other_gpu);
     const auto fitted = clalgo::detail::scan_policy(other, ScanTraits{8, false, false, false, ScanAlgorithm::automatic}, huge);
     EXPECT_LE(clalgo::detail::scan_local_bytes(fitted, ScanTraits{8}) + 1024, other.local_memory_bytes);
-    // CPUs tune the number of serial blocks
+    // CPUs tune the chained blocks' items, and the number of serial blocks (outputs that use last_item)
     const auto cpu = typical_device(DeviceClass::cpu);
     TunedValues blocks;
     blocks.set("scan.4.blocks_per_unit", 2);
-    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, blocks).max_groups, std::size_t(cpu.compute_units) * 2);
+    blocks.set("scan.4.block_items", 8192);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}, blocks).max_groups,
+              std::size_t(cpu.compute_units) * 2);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, blocks).block_items, 8192u);
 }
 
 TEST(TunedPolicy, EveryDeviceClassHasCandidatesThatItsPolicyTakesAsTheyAre) {
@@ -92,8 +95,10 @@ TEST(TunedPolicy, EveryDeviceClassHasCandidatesThatItsPolicyTakesAsTheyAre) {
             EXPECT_GE(candidates.size(), 4u) << bytes;
             for (const auto& candidate : candidates) {
                 const auto plan = clalgo::detail::scan_policy(info, ScanTraits{bytes}, candidate);
-                if (plan.algorithm == ScanAlgorithm::serial) continue;
-                EXPECT_EQ(plan.items, *candidate.get("scan." + std::to_string(bytes) + ".items"));
+                if (plan.algorithm == ScanAlgorithm::chained)
+                    EXPECT_EQ(plan.block_items, *candidate.get("scan." + std::to_string(bytes) + ".block_items"));
+                else
+                    EXPECT_EQ(plan.items, *candidate.get("scan." + std::to_string(bytes) + ".items"));
             }
         }
         // only NVIDIA counts kept items by ballots
@@ -317,6 +322,31 @@ TEST(Autotune, StoresAPolicyThatLaterKernelsUseAndTheirResultsStayRight) {
         std::vector<std::int64_t> host(static_cast<std::size_t>(n));
         std::iota(host.begin(), host.end(), -7);
         EXPECT_EQ(sum(q, clalgo::to_device(q, host)), std::accumulate(host.begin(), host.end(), std::int64_t(0))) << n;
+    }
+}
+
+TEST(Autotune, TunesTheScanAndLaterScansUseItsChoiceAndStayRight) {
+    TuningDirectory directory("clalgo-autotune-scan");
+    auto& q = clalgo_test::queue();
+    const auto [report, expected] = tune_one("scan.4", {3000, 300001}, clalgo::detail::scan_candidates(q.info(), 4, false).size());
+    const auto plan = clalgo::detail::scan_policy(q.info(), ScanTraits{4}, clalgo::detail::tuned_values(q.info()));
+    std::size_t block = plan.tile();
+    if (auto items = expected.get("scan.4.block_items")) {  // CPUs: the chained blocks
+        EXPECT_EQ(plan.algorithm, ScanAlgorithm::chained);
+        EXPECT_EQ(plan.block_items, *items);
+        block = plan.block_items;
+    }
+    if (auto items = expected.get("scan.4.items")) {
+        EXPECT_EQ(plan.items, *items);
+    }
+    const clalgo::InclusiveScanKernel<std::int32_t> scan(clalgo_test::context(), "a+b", "0");
+    for (std::size_t n : {std::size_t(0), std::size_t(1), block - 1, block, block + 1, 3 * block + 5}) {
+        std::vector<std::int32_t> host(n);
+        for (std::size_t k = 0; k < n; ++k) host[k] = static_cast<std::int32_t>(k % 7) - 3;
+        clalgo::Array<std::int32_t> out(q, n);
+        scan(q, clalgo::to_device(q, host), out);
+        std::partial_sum(host.begin(), host.end(), host.begin());
+        EXPECT_EQ(out.to_host(q), host) << n;
     }
 }
 

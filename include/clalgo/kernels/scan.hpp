@@ -14,6 +14,7 @@
 
 #include <clalgo/cl/compaction.cl.hpp>
 #include <clalgo/cl/group.cl.hpp>
+#include <clalgo/cl/scan_chained.cl.hpp>
 #include <clalgo/cl/scan_look_back.cl.hpp>
 #include <clalgo/cl/scan_reduce_then_scan.cl.hpp>
 #include <clalgo/cl/scan_serial.cl.hpp>
@@ -114,10 +115,11 @@ public:
         detail::reject_reserved_names(declarations_, reserved, kernel);
         segmented_ = !detail::trim(options_.is_segment_start_expr).empty();
         uses_last_item_ = detail::mentions(output_statement, "last_item");
-        if (uses_last_item_ && options_.algorithm == ScanAlgorithm::single_pass)
+        if (uses_last_item_ && (options_.algorithm == ScanAlgorithm::single_pass || options_.algorithm == ScanAlgorithm::chained))
             throw std::invalid_argument("clalgo: " + kernel +
                                         ": an output_statement that uses last_item needs the total before any output, "
-                                        "which the single-pass algorithm cannot give");
+                                        "which the " + std::string(options_.algorithm == ScanAlgorithm::chained ? "chained" : "single-pass") +
+                                        " algorithm cannot give");
         if (options_.compaction) stages = detail::compaction_stages(declarations_, *options_.compaction, segmented_, kernel);
         launch_at_zero_ = stages.needs_launch_at_zero;
         {
@@ -166,9 +168,15 @@ public:
                 pattern += plan.ballot_compaction ? detail::cl_source::compaction_ballot
                                                   : detail::cl_source::scan_single_pass;
                 on.first_kernel = options_.name + (plan.ballot_compaction ? "_compact" : "_single_pass");
+            } else if (plan.algorithm == ScanAlgorithm::chained) {
+                pattern += detail::cl_source::scan_look_back;
+                pattern += detail::cl_source::scan_blocks;
+                pattern += detail::cl_source::scan_chained;
+                on.first_kernel = options_.name + "_chained";
             } else {
                 const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
-                pattern += tiled ? detail::cl_source::scan_reduce_then_scan : detail::cl_source::scan_serial;
+                if (tiled) pattern += detail::cl_source::scan_reduce_then_scan;
+                else pattern += std::string(detail::cl_source::scan_blocks) + detail::cl_source::scan_serial;
                 on.first_kernel = options_.name + (tiled ? "_reduce_tiles" : "_reduce_blocks");
                 on.second_kernel = options_.name + (tiled ? "_scan_tiles" : "_scan_blocks");
             }
@@ -208,6 +216,7 @@ public:
                 {"scan_signature", detail::library_text(signature_.text())},
                 {"parameters", detail::library_text(parameters)},
                 {"array_pointers", detail::library_text(layout_.unpack("single_pass", status_type))},
+                {"chained_unpack", detail::library_text(layout_.unpack("chained", status_type))},
                 {"reduce_unpack", detail::library_text(layout_.unpack("reduce", status_type))},
                 {"scan_unpack", detail::library_text(layout_.unpack("scan", status_type))}};
             for (const auto& [hole, text] : fetches) fills[hole] = detail::library_text(text);
@@ -306,9 +315,9 @@ public:
     }
 
 private:
-    /// One command per call where the plan allows (single pass: the look-back state needs no reset between calls,
-    /// its status words carry the call's epoch), two for the two-pass algorithms, with no event between them on
-    /// the in-order queue; only the last command makes the returned event.
+    /// One command per call where the plan allows (single pass and chained: the look-back state needs no reset
+    /// between calls, its status words carry the call's epoch), two for the two-pass algorithms, with no event
+    /// between them on the in-order queue; only the last command makes the returned event.
     Event launch_all(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry,
                      const IndexRange& indices, const std::vector<detail::BoundArgument>& bound,
                      const std::vector<cl::Event>& wait, const cl::Buffer* violations) const {
@@ -354,9 +363,16 @@ private:
             arguments.user_outside_struct(bound, in_struct_, violations);
         };
 
-        if (plan.algorithm == ScanAlgorithm::single_pass) {
-            const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), plan.tile()));
-            if (tiles > 0xffffffffull)
+        const bool chained = plan.algorithm == ScanAlgorithm::chained;
+        if (plan.algorithm == ScanAlgorithm::single_pass || chained) {
+            // chained: the blocks are its tiles, taken by work-items of one; smaller blocks where the input is
+            // small, so that every work-item gets about four, but none below 4,096 items
+            const std::uint64_t spread = detail::divide_up(static_cast<std::uint64_t>(n), 4 * static_cast<std::uint64_t>(plan.max_groups));
+            const std::uint64_t tile =
+                chained ? std::min<std::uint64_t>(plan.block_items, std::max<std::uint64_t>(std::min<std::uint64_t>(plan.block_items, 4096), spread))
+                        : plan.tile();
+            const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), tile));
+            if (tiles + (chained ? plan.max_groups : 0) > 0xffffffffull)  // chained: tickets run past the blocks
                 throw std::invalid_argument("clalgo: " + options_.name + ": too many tiles for one scan");
             const bool packed = plan.packed_status || plan.wide_packed_status;
             const std::uint64_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
@@ -382,10 +398,15 @@ private:
             }
             call.epoch = scratch.epoch;
             call.tiles = static_cast<cl_uint>(tiles);
+            // chained: as many work-items as run at once (the blocks' totals pass from one to the next), each
+            // taking blocks until none is left
+            const std::uint64_t groups = chained ? std::max<std::uint64_t>(1, std::min<std::uint64_t>(plan.max_groups, tiles)) : tiles;
+            call.units_per_group = chained ? static_cast<cl_long>(tile) : 0;
+            call.groups = static_cast<cl_long>(groups);
             copy_carry();
             cl::Kernel& kernel = program.kernel(device.first_kernel);
             set(kernel, device.first_kernel);
-            return detail::launch(queue, kernel, static_cast<std::size_t>(tiles) * plan.group_size, plan.group_size,
+            return detail::launch(queue, kernel, static_cast<std::size_t>(groups) * plan.group_size, plan.group_size,
                                   *kernel_waits, what);
         }
 

@@ -25,7 +25,7 @@ enum ScanCarryKind : cl_uint { no_carry = 0, carry_in_struct = 1, carry_in_scrat
 /// The library's part of clalgo_scan_call_t, first in it and laid out alike (12 longs, 4 uints, no padding).
 struct ScanCallScalars {
     cl_long start = 0, step = 1, n = 0;
-    cl_long units_per_group = 0, groups = 0;  ///< the two-pass algorithms
+    cl_long units_per_group = 0, groups = 0;  ///< the two-pass algorithms; chained: the block's items
     cl_long total_offset = 0;                 ///< in elements of the total's buffer
     /// byte offsets in the scratch buffer (the ticket is at 0): single pass, then the two-pass algorithms
     cl_long status_at = 0, aggregates_at = 0, inclusives_at = 0, runs_at = 0, run_flags_at = 0;
@@ -102,20 +102,22 @@ public:
         return text;
     }
 
-    /// The statements that open a kernel of `kind` ("single_pass", "reduce" or "scan"): the library's names
-    /// (n, clalgo_start, the scratch pointers, clalgo_total) and the user's arrays and scalars, from the struct.
+    /// The statements that open a kernel of `kind` ("single_pass", "chained", "reduce" or "scan"): the library's
+    /// names (n, clalgo_start, the scratch pointers, clalgo_total) and the user's arrays and scalars, from the
+    /// struct.
     std::string unpack(const std::string& kind, const std::string& status_type) const {
         auto scratch = [](const std::string& type, const std::string& name, const std::string& at) {
             return "__global " + type + " *" + name + " = (__global " + type + " *)(clalgo_memory + clalgo_call." +
                    at + ");\n";
         };
         std::string text = "const long clalgo_start = clalgo_call.start, clalgo_step = clalgo_call.step, n = clalgo_call.n;\n";
-        if (kind == "single_pass") {
+        if (kind == "single_pass" || kind == "chained") {
             text += "const uint clalgo_epoch = clalgo_call.epoch, clalgo_tiles = clalgo_call.tiles;\n"
                     "__global uint *clalgo_ticket = (__global uint *)clalgo_memory;\n";
             text += scratch(status_type, "clalgo_status", "status_at");
             text += scratch("clalgo_value_t", "clalgo_aggregates", "aggregates_at");
             text += scratch("clalgo_value_t", "clalgo_inclusives", "inclusives_at");
+            if (kind == "chained") text += "const long clalgo_block_items = clalgo_call.units_per_group;\n";
         } else {
             text += "const long clalgo_units_per_group = clalgo_call.units_per_group, clalgo_groups = clalgo_call.groups;\n";
             text += scratch("clalgo_value_t", "clalgo_runs", "runs_at");

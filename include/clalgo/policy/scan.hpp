@@ -1,8 +1,9 @@
-// How a scan runs on a device class: the algorithm (serial blocks on CPUs, single pass with decoupled look-back
-// on NVIDIA, reduce-then-scan on other GPUs), the tile, warp shuffles and ballots on NVIDIA, and the tuning
-// variables CLALGO_SCAN_ITEMS, CLALGO_SCAN_GROUP_SIZE and CLALGO_SCAN_BALLOT, each checked. Tuned values replace
-// the hand-set tile: scan.<value bytes>.group_size and .items, compaction.group_size and .items (the ballot
-// path), scan.<value bytes>.blocks_per_unit (serial).
+// How a scan runs on a device class: the algorithm (chained blocks on CPUs, serial blocks there where the output
+// needs the total first, single pass with decoupled look-back on NVIDIA, reduce-then-scan on other GPUs), the
+// tile, warp shuffles and ballots on NVIDIA, and the tuning variables CLALGO_SCAN_ALGORITHM, CLALGO_SCAN_ITEMS,
+// CLALGO_SCAN_GROUP_SIZE, CLALGO_SCAN_BLOCK and CLALGO_SCAN_BALLOT, each checked. Tuned values replace the hand-set tile:
+// scan.<value bytes>.group_size and .items, compaction.group_size and .items (the ballot path),
+// scan.<value bytes>.block_items (chained), scan.<value bytes>.blocks_per_unit (serial).
 //   detail::ScanPlan plan = detail::scan_policy(info, {sizeof(int), false, false, false, ScanAlgorithm::automatic});
 #pragma once
 
@@ -18,13 +19,17 @@
 
 namespace clalgo {
 
-/// How a scan runs. `automatic` picks single_pass on NVIDIA GPUs, reduce_then_scan on other GPUs and serial on
-/// CPUs; the others force a choice (for tests, or for a device whose needs you know).
+/// How a scan runs. `automatic` picks single_pass on NVIDIA GPUs, reduce_then_scan on other GPUs and chained on
+/// CPUs (serial there where the output statement uses last_item); the others force a choice (for tests, or for a
+/// device whose needs you know).
 enum class ScanAlgorithm {
     automatic,
     single_pass,       ///< decoupled look-back: reads and writes each item once
     reduce_then_scan,  ///< tiles reduced, then rescanned: reads twice, never waits on other work-groups
-    serial,            ///< one work-item per contiguous block: for CPU devices
+    serial,            ///< one work-item per contiguous block, reduced then rescanned: for CPU devices
+    /// one work-item per core takes cache-sized blocks in turn: folds a block, takes the total before it from the
+    /// blocks before (look-back), scans the block again while it is still in the cache; for CPU devices
+    chained,
 };
 
 namespace detail {
@@ -33,7 +38,8 @@ struct ScanPlan {
     ScanAlgorithm algorithm = ScanAlgorithm::serial;
     std::size_t group_size = 1;
     std::size_t items = 1;        ///< per work-item in a tile
-    std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks
+    std::size_t max_groups = 1;   ///< reduce_then_scan: work-groups; serial: blocks; chained: work-items
+    std::size_t block_items = 0;  ///< chained: items of a block
     bool warp_shuffle = false;
     bool packed_status = false;   ///< look-back status and value in one 64-bit word
     /// look-back status and a value of 5 to 8 bytes in one 16-byte word, written and read as one 16-byte access
@@ -67,13 +73,37 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     plan.device_fence_ptx = nvidia;
     plan.algorithm = traits.requested;
     if (plan.algorithm == ScanAlgorithm::automatic) {
-        if (cpu) plan.algorithm = ScanAlgorithm::serial;
+        // CLALGO_SCAN_ALGORITHM overrides the choice, where the output statement allows it (for comparisons)
+        if (auto forced = tuning_choice("CLALGO_SCAN_ALGORITHM", {"serial", "chained", "single_pass", "reduce_then_scan"})) {
+            const bool one_pass = *forced == "chained" || *forced == "single_pass";
+            if (!(one_pass && traits.uses_last_item))
+                plan.algorithm = *forced == "serial"        ? ScanAlgorithm::serial
+                                 : *forced == "chained"     ? ScanAlgorithm::chained
+                                 : *forced == "single_pass" ? ScanAlgorithm::single_pass
+                                                            : ScanAlgorithm::reduce_then_scan;
+        }
+    }
+    if (plan.algorithm == ScanAlgorithm::automatic) {
+        if (cpu) plan.algorithm = traits.uses_last_item ? ScanAlgorithm::serial : ScanAlgorithm::chained;
         else if (nvidia && !traits.uses_last_item) plan.algorithm = ScanAlgorithm::single_pass;
         else plan.algorithm = ScanAlgorithm::reduce_then_scan;
     }
     if (plan.algorithm == ScanAlgorithm::serial) {
         const std::string key = "scan." + std::to_string(traits.value_size) + ".blocks_per_unit";
         plan.max_groups = std::size_t(info.compute_units) * tuned.get(key, 1, 256).value_or(8);
+        return plan;
+    }
+    if (plan.algorithm == ScanAlgorithm::chained) {
+        // blocks of 256 KiB of values stay in a core's cache between the fold and the scan (on the 2-core
+        // development machine 64 to 256 KiB did best, docs/performance.md); forced, small blocks exercise the
+        // look-back over many blocks
+        const std::string key = "scan." + std::to_string(traits.value_size) + ".block_items";
+        const std::uint64_t automatic = std::max<std::uint64_t>(256, (256 << 10) / std::max<std::size_t>(1, traits.value_size));
+        plan.block_items = static_cast<std::size_t>(
+            tuning_number("CLALGO_SCAN_BLOCK", 1, std::uint64_t(1) << 30)
+                .value_or(tuned.get(key, 1, std::uint64_t(1) << 30).value_or(traits.requested == ScanAlgorithm::chained ? 64 : automatic)));
+        plan.max_groups = std::size_t(info.compute_units);
+        plan.packed_status = traits.value_size <= 4 && info.has_int64_atomics;
         return plan;
     }
     // a compaction and nothing else counts kept items with warp ballots on NVIDIA (CLALGO_SCAN_BALLOT=0: not)
@@ -119,6 +149,15 @@ inline std::vector<TunedValues> scan_candidates(const DeviceInfo& info, std::siz
     std::vector<TunedValues> candidates;
     const ScanTraits traits{value_size, false, false, ballot, ScanAlgorithm::automatic};
     const ScanPlan plain = scan_policy(info, traits);
+    if (plain.algorithm == ScanAlgorithm::chained) {
+        if (ballot) return candidates;
+        for (std::uint64_t bytes : {32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10, 1024 << 10}) {
+            TunedValues values;
+            values.set("scan." + std::to_string(value_size) + ".block_items", bytes / value_size);
+            candidates.push_back(values);
+        }
+        return candidates;
+    }
     if (plain.algorithm == ScanAlgorithm::serial) {
         if (ballot) return candidates;
         for (std::uint64_t per_unit : {1, 2, 4, 8, 16, 32}) {
