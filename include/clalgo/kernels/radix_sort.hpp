@@ -12,18 +12,13 @@
 // copy of the keys (and of the values), plus per-tile look-back words on GPUs (2 KiB a tile).
 #pragma once
 
-#include <clalgo/cl/radix_sort_blocks.cl.hpp>
-#include <clalgo/cl/radix_sort_common.cl.hpp>
-#include <clalgo/cl/radix_sort_onesweep.cl.hpp>
-#include <clalgo/cl/radix_sort_rank.cl.hpp>
-#include <clalgo/cl/radix_sort_tile.cl.hpp>
 #include <clalgo/codegen/program.hpp>
-#include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
+#include <clalgo/kernels/radix_sort_source.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/radix_sort.hpp>
 #include <clalgo/tuning/store.hpp>
@@ -50,36 +45,11 @@ struct SortOptions {
 
 namespace detail {
 
-/// What the radix sort's templates need to know of a key type.
-template <class Key>
-struct RadixKey {
-    static_assert(std::is_arithmetic_v<Key> && !std::is_same_v<Key, bool> && sizeof(Key) <= 8 &&
-                      (std::is_integral_v<Key> || sizeof(Key) >= 4),
-                  "clalgo radix sort: keys are integers of 8 to 64 bits, float or double");
-    static constexpr int bits = int(sizeof(Key)) * 8;
-    static constexpr const char* bits_type = sizeof(Key) == 1 ? "uchar" : sizeof(Key) == 2 ? "ushort"
-                                             : sizeof(Key) == 4 ? "uint" : "ulong";
-    static constexpr int kind = std::is_floating_point_v<Key> ? 2 : std::is_signed_v<Key> ? 1 : 0;
-};
-
 /// Scratch a radix sort keeps per queue: the second copy of the keys and values, counts, look-back state.
 struct RadixScratch {
     GrowingBuffer keys, values, counts, sums, status, ticket;
     std::uint32_t epoch = 0;
 };
-
-/// A onesweep digit pass's scalars, laid out as the template's clalgo_onesweep_pass_t.
-struct OnesweepPass {
-    cl_long n;
-    cl_ulong flip;
-    cl_long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
-    cl_uint shift, mask, pass, tiles, epoch, unused;
-};
-static_assert(sizeof(OnesweepPass) == 72, "OnesweepPass must match clalgo_onesweep_pass_t");
-
-inline Parameter buffer_parameter(const std::string& type, const std::string& name) {
-    return Parameter{"__global " + type + " *", name};
-}
 
 }  // namespace detail
 
@@ -212,88 +182,10 @@ private:
 
     /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
     detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program) const {
-        const std::string key_type = type_name<Key>();
-        const std::string value_type = has_values ? type_name<ValueType>() : "";
-        std::vector<std::string> types{key_type};
-        if (has_values) types.push_back(value_type);
-        std::string pattern = detail::cl_source::radix_sort_common;
-        if (policy.algorithm == SortAlgorithm::blocks && !tile_program) {
-            pattern += detail::cl_source::radix_sort_blocks;
-        } else {
-            pattern += detail::cl_source::radix_sort_onesweep_head;
-            pattern += detail::cl_source::radix_digit_scan;
-            pattern += detail::cl_source::radix_sort_rank;
-            pattern += detail::cl_source::radix_sort_exchange;
-            pattern += tile_program ? detail::cl_source::radix_sort_tile : detail::cl_source::radix_sort_onesweep;
-        }
-        std::map<std::string, detail::Fill> fills{
-            {"prologue", detail::library_text(detail::program_prologue(info, types))},
-            {"key_type", detail::library_text(key_type)},
-            {"bits_type", detail::library_text(detail::RadixKey<Key>::bits_type)},
-            {"key_kind", detail::library_text(std::to_string(detail::RadixKey<Key>::kind))},
-            {"key_bits", detail::library_text(std::to_string(detail::RadixKey<Key>::bits))},
-            {"has_values", detail::library_text(has_values ? "1" : "0")},
-            {"value_type", detail::library_text(value_type)},
-            {"group_size", detail::library_text(std::to_string(policy.group_size))},
-            {"items_per_thread", detail::library_text(std::to_string(policy.items))},
-            {"match_rank", detail::library_text(policy.match_rank ? "1" : "0")},
-            {"value_exchange", detail::library_text(policy.value_exchange ? "1" : "0")},
-            {"early_values", detail::library_text(policy.early_values ? "1" : "0")},
-            {"split_keys", detail::library_text(policy.split_keys ? "1" : "0")},
-            {"shuffle_scan", detail::library_text(policy.shuffle_scan ? "1" : "0")},
-            {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
-        for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
-            fills[std::string(kernel) + "_signature"] = detail::library_text(signature(kernel).text());
-        return detail::render(pattern, fills);
+        return detail::radix_sort_source<Key>(info, policy, tile_program, has_values ? type_name<ValueType>() : "");
     }
 
-    static detail::Signature signature(const std::string& kernel) {
-        using detail::buffer_parameter;
-        std::vector<detail::Parameter> moved{buffer_parameter("const clalgo_key_t", "clalgo_keys_in_base"),
-                                             {"long", "clalgo_keys_in_offset"},
-                                             buffer_parameter("clalgo_key_t", "clalgo_keys_out_base"),
-                                             {"long", "clalgo_keys_out_offset"}};
-        std::vector<detail::Parameter> values{buffer_parameter("const clalgo_sort_value_t", "clalgo_values_in_base"),
-                                              {"long", "clalgo_values_in_offset"},
-                                              buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base"),
-                                              {"long", "clalgo_values_out_offset"}};
-        if (!has_values) values.clear();
-        const std::vector<detail::Parameter> digit{{"uint", "clalgo_shift"}, {"uint", "clalgo_mask"}, {"ulong", "clalgo_flip"}};
-        std::vector<detail::Parameter> list;
-        auto add = [&](const std::vector<detail::Parameter>& more) { list.insert(list.end(), more.begin(), more.end()); };
-        if (kernel == "count") {
-            add({{"long", "n"}, {"long", "clalgo_block_size"}});
-            add(digit);
-            add({buffer_parameter("const clalgo_key_t", "clalgo_keys_base"), {"long", "clalgo_keys_offset"},
-                 buffer_parameter("ulong", "clalgo_counts")});
-        } else if (kernel == "place") {
-            add({{"long", "clalgo_blocks"}, {"uint", "clalgo_mask"}, buffer_parameter("ulong", "clalgo_counts")});
-        } else if (kernel == "scatter") {
-            add({{"long", "n"}, {"long", "clalgo_block_size"}});
-            add(digit);
-            add({buffer_parameter("const ulong", "clalgo_counts")});
-            add(moved);
-            add(values);
-        } else if (kernel == "histogram") {
-            add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"uint", "clalgo_passes"},
-                 {"ulong", "clalgo_flip"}, buffer_parameter("const clalgo_key_t", "clalgo_keys_base"),
-                 {"long", "clalgo_keys_offset"}, buffer_parameter("ulong", "clalgo_histograms"),
-                 buffer_parameter("ulong", "clalgo_sums"), buffer_parameter("uint", "clalgo_ticket")});
-        } else if (kernel == "onesweep") {  // the scalars and offsets in one struct (detail::OnesweepPass)
-            add({{"clalgo_onesweep_pass_t", "clalgo_args"}, buffer_parameter("uint", "clalgo_ticket"),
-                 buffer_parameter("ulong", "clalgo_status"), buffer_parameter("const ulong", "clalgo_histograms"),
-                 buffer_parameter("const clalgo_key_t", "clalgo_keys_in_base"),
-                 buffer_parameter("clalgo_key_t", "clalgo_keys_out_base")});
-            if (has_values)
-                add({buffer_parameter("const clalgo_sort_value_t", "clalgo_values_in_base"),
-                     buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base")});
-        } else {  // tile_sort
-            add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"ulong", "clalgo_flip"}});
-            add(moved);
-            add(values);
-        }
-        return detail::Signature(std::move(list));
-    }
+    static detail::Signature signature(const std::string& kernel) { return detail::radix_sort_signature(kernel, has_values); }
 
     /// A buffer and an element offset: where a pass reads or writes.
     struct Place {
