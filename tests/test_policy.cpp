@@ -59,12 +59,18 @@ TEST(ReductionPolicy, ChunksOnCpusShufflesOnlyOnNvidiaVectorLoadsForPlainScalarR
 
 TEST(ScanPolicy, EveryDeviceClassGetsItsAlgorithmAndATileThatFits) {
     const auto cpu = typical_device(DeviceClass::cpu);
-    const auto chained = clalgo::detail::scan_policy(cpu, {});
+    // chained blocks where the host orders its stores and loads (x86-64), serial blocks elsewhere
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}).algorithm,
+              clalgo::detail::host_orders_stores() ? ScanAlgorithm::chained : ScanAlgorithm::serial);
+    const auto chained = clalgo::detail::scan_policy(cpu, ScanTraits{4, false, false, false, ScanAlgorithm::chained});
     EXPECT_EQ(chained.algorithm, ScanAlgorithm::chained);
-    EXPECT_EQ(chained.block_items, 65536u);  // 256 KiB of 4-byte values
+    EXPECT_EQ(chained.block_items, 64u);  // forced: small blocks, for tests
     EXPECT_EQ(chained.max_groups, std::size_t(cpu.compute_units));
-    EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{8}).block_items, 32768u);
-    EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{4, false, false, false, ScanAlgorithm::chained}).block_items, 64u);
+    {
+        clalgo_test::ScopedVariable automatic("CLALGO_SCAN_ALGORITHM", "chained");
+        EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}).block_items, 65536u);  // 256 KiB of 4-byte values
+        EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{8}).block_items, 32768u);
+    }
     // an output that needs the total first: the serial blocks
     EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}).algorithm,
               ScanAlgorithm::serial);
@@ -147,14 +153,19 @@ TEST(ScanPolicy, TuningVariablesTakeDocumentedValuesAndNameTheVariableOtherwise)
             clalgo::detail::scan_policy(nvidia, {});
         }), "CLALGO_SCAN_ALGORITHM='fast': expected one of serial, chained, single_pass, reduce_then_scan"));
     }
-    // the chained blocks' items: the variable wins over the hand-set and the tuned value
+    // the chained blocks' items: the variable wins over the tuned value, which wins over the hand-set one; a
+    // forced chained scan keeps its small blocks whatever was tuned
     const auto cpu = typical_device(DeviceClass::cpu);
+    const ScanTraits forced{4, false, false, false, ScanAlgorithm::chained};
+    clalgo_test::ScopedVariable automatic("CLALGO_SCAN_ALGORITHM", "chained");
     clalgo::detail::TunedValues tuned;
     tuned.set("scan.4.block_items", 4096);
     EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, tuned).block_items, 4096u);
+    EXPECT_EQ(clalgo::detail::scan_policy(cpu, forced, tuned).block_items, 64u);
     {
         clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "1000");
         EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, tuned).block_items, 1000u);
+        EXPECT_EQ(clalgo::detail::scan_policy(cpu, forced, tuned).block_items, 1000u);
     }
     clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "0");
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {

@@ -83,7 +83,9 @@ TEST(TunedPolicy, TunedTilesReplaceTheScansAndTheBallotCompactionsAndTheVariable
     blocks.set("scan.4.block_items", 8192);
     EXPECT_EQ(clalgo::detail::scan_policy(cpu, ScanTraits{4, false, true, false, ScanAlgorithm::automatic}, blocks).max_groups,
               std::size_t(cpu.compute_units) * 2);
-    EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, blocks).block_items, 8192u);
+    if (clalgo::detail::host_orders_stores()) {
+        EXPECT_EQ(clalgo::detail::scan_policy(cpu, {}, blocks).block_items, 8192u);
+    }
 }
 
 TEST(TunedPolicy, EveryDeviceClassHasCandidatesThatItsPolicyTakesAsTheyAre) {
@@ -95,6 +97,7 @@ TEST(TunedPolicy, EveryDeviceClassHasCandidatesThatItsPolicyTakesAsTheyAre) {
             EXPECT_GE(candidates.size(), 4u) << bytes;
             for (const auto& candidate : candidates) {
                 const auto plan = clalgo::detail::scan_policy(info, ScanTraits{bytes}, candidate);
+                if (plan.algorithm == ScanAlgorithm::serial) continue;  // CPUs other than x86-64
                 if (plan.algorithm == ScanAlgorithm::chained)
                     EXPECT_EQ(plan.block_items, *candidate.get("scan." + std::to_string(bytes) + ".block_items"));
                 else
@@ -330,17 +333,19 @@ TEST(Autotune, TunesTheScanAndLaterScansUseItsChoiceAndStayRight) {
     auto& q = clalgo_test::queue();
     const auto [report, expected] = tune_one("scan.4", {3000, 300001}, clalgo::detail::scan_candidates(q.info(), 4, false).size());
     const auto plan = clalgo::detail::scan_policy(q.info(), ScanTraits{4}, clalgo::detail::tuned_values(q.info()));
-    std::size_t block = plan.tile();
     if (auto items = expected.get("scan.4.block_items")) {  // CPUs: the chained blocks
         EXPECT_EQ(plan.algorithm, ScanAlgorithm::chained);
         EXPECT_EQ(plan.block_items, *items);
-        block = plan.block_items;
     }
     if (auto items = expected.get("scan.4.items")) {
         EXPECT_EQ(plan.items, *items);
     }
+    // sizes around a whole number of the blocks or tiles the calls use: a chained call takes smaller blocks
+    // where the input is under four blocks per work-item
+    const std::size_t block = plan.algorithm == ScanAlgorithm::chained ? plan.block_items : plan.tile();
+    const std::size_t whole = plan.algorithm == ScanAlgorithm::chained ? 4 * plan.max_groups * block : 3 * block;
     const clalgo::InclusiveScanKernel<std::int32_t> scan(clalgo_test::context(), "a+b", "0");
-    for (std::size_t n : {std::size_t(0), std::size_t(1), block - 1, block, block + 1, 3 * block + 5}) {
+    for (std::size_t n : {std::size_t(0), std::size_t(1), block - 1, block + 1, whole - 1, whole, whole + 1, whole + block + 5}) {
         std::vector<std::int32_t> host(n);
         for (std::size_t k = 0; k < n; ++k) host[k] = static_cast<std::int32_t>(k % 7) - 3;
         clalgo::Array<std::int32_t> out(q, n);

@@ -80,10 +80,12 @@ inline uint clalgo_read_status(__global ulong *status, __global clalgo_value_t *
 inline void clalgo_publish(__global uint *status, __global clalgo_value_t *aggregates, __global clalgo_value_t *inclusives,
                            uint tile, uint epoch, uint kind, clalgo_value_t value, uint flag)
 {
+    /* volatile, like the status word's exchange, so that the compiler keeps the two in this order (PoCL's
+       mem_fence does not) */
     if (kind == CLALGO_INCLUSIVE)
-        inclusives[tile] = value;
+        *(volatile __global clalgo_value_t *)&inclusives[tile] = value;
     else
-        aggregates[tile] = value;
+        *(volatile __global clalgo_value_t *)&aggregates[tile] = value;
     CLALGO_DEVICE_FENCE();  /* the value is visible before the status that announces it */
     atomic_xchg((volatile __global uint *)&status[tile], (epoch << 3) | (flag << 2) | kind);
 }

@@ -3,7 +3,8 @@
 // tile, warp shuffles and ballots on NVIDIA, and the tuning variables CLALGO_SCAN_ALGORITHM, CLALGO_SCAN_ITEMS,
 // CLALGO_SCAN_GROUP_SIZE, CLALGO_SCAN_BLOCK and CLALGO_SCAN_BALLOT, each checked. Tuned values replace the hand-set tile:
 // scan.<value bytes>.group_size and .items, compaction.group_size and .items (the ballot path),
-// scan.<value bytes>.block_items (chained), scan.<value bytes>.blocks_per_unit (serial).
+// scan.<value bytes>.block_items (chained), scan.<value bytes>.blocks_per_unit (serial: read where a tuning file
+// has it; the tuner times the chained blocks).
 //   detail::ScanPlan plan = detail::scan_policy(info, {sizeof(int), false, false, false, ScanAlgorithm::automatic});
 #pragma once
 
@@ -20,8 +21,8 @@
 namespace clalgo {
 
 /// How a scan runs. `automatic` picks single_pass on NVIDIA GPUs, reduce_then_scan on other GPUs and chained on
-/// CPUs (serial there where the output statement uses last_item); the others force a choice (for tests, or for a
-/// device whose needs you know).
+/// x86-64 CPUs (serial there where the output statement uses last_item, and on other CPUs); the others force a
+/// choice (for tests, or for a device whose needs you know).
 enum class ScanAlgorithm {
     automatic,
     single_pass,       ///< decoupled look-back: reads and writes each item once
@@ -66,6 +67,16 @@ inline std::size_t scan_local_bytes(const ScanPlan& plan, const ScanTraits& trai
     return (tile + tile / 32 + plan.group_size) * traits.value_size + (traits.segmented ? tile : 1) + plan.group_size * 4 + 256;
 }
 
+/// Whether the host keeps stores in order, and loads in order (x86-64): what the chained scan's look-back needs
+/// of a CPU device, which runs on the host.
+constexpr bool host_orders_stores() {
+#if defined(__x86_64__) || defined(_M_X64)
+    return true;
+#else
+    return false;
+#endif
+}
+
 inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, const TunedValues& tuned = {}) {
     const DeviceClass device = device_class(info);
     const bool cpu = device == DeviceClass::cpu, nvidia = device == DeviceClass::nvidia_gpu;
@@ -84,7 +95,9 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
         }
     }
     if (plan.algorithm == ScanAlgorithm::automatic) {
-        if (cpu) plan.algorithm = traits.uses_last_item ? ScanAlgorithm::serial : ScanAlgorithm::chained;
+        // chained relies on the CPU's ordering of stores and of loads (x86-64's) for its look-back words, which
+        // PoCL's fences and relaxed atomics do not order by themselves; other CPUs keep the serial blocks
+        if (cpu) plan.algorithm = traits.uses_last_item || !host_orders_stores() ? ScanAlgorithm::serial : ScanAlgorithm::chained;
         else if (nvidia && !traits.uses_last_item) plan.algorithm = ScanAlgorithm::single_pass;
         else plan.algorithm = ScanAlgorithm::reduce_then_scan;
     }
@@ -99,9 +112,10 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
         // look-back over many blocks
         const std::string key = "scan." + std::to_string(traits.value_size) + ".block_items";
         const std::uint64_t automatic = std::max<std::uint64_t>(256, (256 << 10) / std::max<std::size_t>(1, traits.value_size));
-        plan.block_items = static_cast<std::size_t>(
-            tuning_number("CLALGO_SCAN_BLOCK", 1, std::uint64_t(1) << 30)
-                .value_or(tuned.get(key, 1, std::uint64_t(1) << 30).value_or(traits.requested == ScanAlgorithm::chained ? 64 : automatic)));
+        const std::uint64_t hand_set = traits.requested == ScanAlgorithm::chained
+                                           ? 64  // forced (tests): a tuned block would hide the look-back
+                                           : tuned.get(key, 1, std::uint64_t(1) << 30).value_or(automatic);
+        plan.block_items = static_cast<std::size_t>(tuning_number("CLALGO_SCAN_BLOCK", 1, std::uint64_t(1) << 30).value_or(hand_set));
         plan.max_groups = std::size_t(info.compute_units);
         plan.packed_status = traits.value_size <= 4 && info.has_int64_atomics;
         return plan;
@@ -154,7 +168,7 @@ inline std::vector<TunedValues> scan_candidates(const DeviceInfo& info, std::siz
         for (std::uint64_t bytes : {32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10, 1024 << 10}) {
             TunedValues values;
             values.set("scan." + std::to_string(value_size) + ".block_items", bytes / value_size);
-            candidates.push_back(values);
+            if (scan_policy(info, traits, values).block_items == bytes / value_size) candidates.push_back(values);
         }
         return candidates;
     }
