@@ -365,12 +365,8 @@ private:
 
         const bool chained = plan.algorithm == ScanAlgorithm::chained;
         if (plan.algorithm == ScanAlgorithm::single_pass || chained) {
-            // chained: the blocks are its tiles, taken by work-items of one; smaller blocks where the input is
-            // small, so that every work-item gets about four, but none below 4,096 items
-            const std::uint64_t spread = detail::divide_up(static_cast<std::uint64_t>(n), 4 * static_cast<std::uint64_t>(plan.max_groups));
-            const std::uint64_t tile =
-                chained ? std::min<std::uint64_t>(plan.block_items, std::max<std::uint64_t>(std::min<std::uint64_t>(plan.block_items, 4096), spread))
-                        : plan.tile();
+            // chained: the blocks are its tiles, taken by work-items of one
+            const std::uint64_t tile = chained ? plan.chained_block(static_cast<std::uint64_t>(n)) : plan.tile();
             const std::uint64_t tiles = std::max<std::uint64_t>(1, detail::divide_up(static_cast<std::uint64_t>(n), tile));
             if (tiles + (chained ? plan.max_groups : 0) > 0xffffffffull)  // chained: tickets run past the blocks
                 throw std::invalid_argument("clalgo: " + options_.name + ": too many tiles for one scan");

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,12 @@ struct ScanPlan {
     bool ballot_compaction = false;  ///< compaction by warp ballots, with no scan of values (NVIDIA, single pass)
     bool device_fence_ptx = false;   ///< publish look-back values with NVIDIA's membar.gl (inline PTX)
     std::size_t tile() const { return group_size * items; }
+    /// chained: the items of a block in a call over n items; smaller than block_items where the input is small,
+    /// so that every work-item gets about four blocks, but none below 4,096 items
+    std::uint64_t chained_block(std::uint64_t n) const {
+        const std::uint64_t spread = (n + 4 * max_groups - 1) / (4 * max_groups);
+        return std::min<std::uint64_t>(block_items, std::max<std::uint64_t>(std::min<std::uint64_t>(block_items, 4096), spread));
+    }
 };
 
 /// What the policy needs to know of a scan kernel.
