@@ -234,6 +234,30 @@ TEST_F(ArgumentCall, ExactValuesOfOtherArithmeticTypesAreConvertedToTheDeclaredT
     for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 16777216.0f * hx[k] + 9.0f) << k;
 }
 
+TEST(ArgumentCallScalars, WideVectorScalarsReachTheKernelWholeBesideNarrowOnes) {
+    if (!clalgo_test::has_fp64()) GTEST_SKIP() << "no fp64";
+    // a call keeps a scalar's bytes in place up to 64 bytes and on the heap beyond: a long8 is 64 bytes, a
+    // double16 128; each is passed by value between narrow scalars, and each lane comes back
+    clalgo::ElementwiseKernel kernel(context(), "char c, double16 d, int k, long8 l, double *out, long *out_long",
+                                     "double dd[16]; long ll[8]; vstore16(d, 0, dd); vstore8(l, 0, ll);\n"
+                                     "out[i] = dd[i] + c; out_long[i] = i < 8 ? ll[i] * k : k");
+    cl_double16 d;
+    cl_long8 l;
+    for (int k = 0; k < 16; ++k) d.s[k] = 0.25 * k - 1000.0;
+    for (int k = 0; k < 8; ++k) l.s[k] = (std::int64_t(1) << 40) + k;
+    clalgo::Array<double> out(queue(), 16);
+    clalgo::Array<std::int64_t> out_long(queue(), 16);
+    for (int round = 0; round < 2; ++round) {  // the second call sets the same values again, from a new binding
+        kernel(queue(), static_cast<cl_char>(3 + round), d, 7, l, out, out_long);
+        const auto host = out.to_host(queue());
+        const auto host_long = out_long.to_host(queue());
+        for (int k = 0; k < 16; ++k) {
+            EXPECT_EQ(host[k], 0.25 * k - 1000.0 + 3 + round) << k;
+            EXPECT_EQ(host_long[k], k < 8 ? ((std::int64_t(1) << 40) + k) * 7 : 7) << k;
+        }
+    }
+}
+
 TEST(ScalarConversion, AcceptsExactlyTheValuesTheDeclaredTypeHolds) {
     using clalgo::detail::ScalarValue;
     std::string why;

@@ -39,10 +39,15 @@ std::string key_type_for(const std::string& algorithm) {
 /// The by-key kernel of this spec, counting in Count, kept with the context.
 template <class Count, class V>
 const ByKeyKernel<Count, V>& cached_by_key(const Context& context, const ByKeySpec& spec) {
-    // the variables that choose reduce_by_key's kernel and shape it are part of the key
-    std::string key = "by_key " + std::to_string(sizeof(Count)) + '\0' + spec.key();
+    // the variables that choose reduce_by_key's kernel and shape it are part of the key; built in a buffer kept
+    // per thread, so that a call allocates nothing to find its kernel
+    thread_local std::string key;
+    key.assign(sizeof(Count) == 4 ? "by_key 4" : "by_key 8");
+    key += '\0';
+    spec.append_key(key);
+    key += '\0';
     for (const char* variable : {"CLALGO_REDUCE_BY_KEY", "CLALGO_REDUCE_BY_KEY_ITEMS", "CLALGO_SCAN_WIDE_STATUS"})
-        key += '\0' + environment(variable).value_or("");
+        append_environment(key, variable);
     return cached_kernel<ByKeyKernel<Count, V>>(context, key,
                                                 [&] { return std::make_shared<ByKeyKernel<Count, V>>(context, spec); });
 }

@@ -56,9 +56,12 @@ struct SegmentedShape {
     SegmentOptions options;
     std::string name;
 
-    std::string cache_key() const {
-        return value_type + '\0' + reduce_expr + '\0' + neutral + '\0' + options.preamble + '\0' +
-               options.build_options + '\0' + name;
+    /// Appends a key that differs wherever the source differs to `text`.
+    void append_key(std::string& text) const {
+        for (const std::string* part : {&value_type, &reduce_expr, &neutral, &options.preamble, &options.build_options, &name}) {
+            text += *part;
+            text += '\0';
+        }
     }
 };
 
@@ -140,10 +143,15 @@ struct SegmentedCache {
 
 inline const SegmentedReduceKernel& cached_segmented(const Context& context, const SegmentedShape& shape) {
     auto& cache = context.state().attachment<SegmentedCache>();
-    // the forced group size and items shape the source too
-    const std::string key = shape.cache_key() + '\0' + environment("CLALGO_SEGMENT_GROUP_SIZE").value_or("") + '\0' +
-                            environment("CLALGO_SEGMENT_ITEMS").value_or("");
+    // the forced group size and items shape the source too; the key is built in a buffer kept per thread, so
+    // that a call allocates nothing to find its kernel
+    thread_local std::string key;
+    key.clear();
+    shape.append_key(key);
+    append_environment(key, "CLALGO_SEGMENT_GROUP_SIZE");
+    append_environment(key, "CLALGO_SEGMENT_ITEMS");
     std::lock_guard<std::mutex> lock(cache.mutex);
+    if (auto found = cache.kernels.find(key); found != cache.kernels.end()) return *found->second;
     auto& slot = cache.kernels[key];
     if (!slot) {
         slot = std::make_shared<SegmentedReduceKernel>(context, shape);

@@ -174,16 +174,54 @@ inline std::string array_pointers(const std::vector<ArgumentDeclaration>& declar
     return text;
 }
 
+/// A scalar argument's bytes: held in place up to 64 bytes (every OpenCL C scalar and vector type), on the heap
+/// beyond (large registered structs). A call binds each argument afresh, and a call's host cost counts at small
+/// sizes, so the common case allocates nothing.
+class ArgumentBytes {
+public:
+    const unsigned char* data() const noexcept { return heap_.empty() ? local_ : heap_.data(); }
+    std::size_t size() const noexcept { return size_; }
+    void assign(const void* bytes, std::size_t size) {
+        size_ = size;
+        if (size <= sizeof local_) {
+            heap_.clear();
+            std::memcpy(local_, bytes, size);
+        } else {
+            const auto* first = static_cast<const unsigned char*>(bytes);
+            heap_.assign(first, first + size);
+        }
+    }
+    void assign(const std::vector<unsigned char>& bytes) { assign(bytes.data(), bytes.size()); }
+
+private:
+    unsigned char local_[64] = {};
+    std::vector<unsigned char> heap_;
+    std::size_t size_ = 0;
+};
+
 /// A C++ call argument, reduced to what a kernel argument needs.
 struct BoundArgument {
+    /// What the caller passed, for messages.
+    enum class Kind { scalar, array, array_view, local_memory };
+    Kind kind = Kind::scalar;
     bool is_array = false;
     std::string type;                 ///< OpenCL C element type
     cl::Buffer buffer;                ///< arrays
     std::size_t offset = 0;           ///< arrays, in elements
     std::size_t size = 0;             ///< arrays, in elements
-    std::vector<unsigned char> bytes; ///< scalars
-    std::string cpp_type;             ///< for messages: "Array<float>", "double"
+    ArgumentBytes bytes;              ///< scalars
     ScalarValue value;                ///< arithmetic scalars: the value, for exact conversions
+
+    /// For messages: "Array<float>", "ArrayView<int>", "double", "clalgo::LocalMemory" (built only for one).
+    std::string cpp_type() const {
+        switch (kind) {
+            case Kind::array: return "Array<" + type + ">";
+            case Kind::array_view: return "ArrayView<" + type + ">";
+            case Kind::local_memory: return "clalgo::LocalMemory";
+            case Kind::scalar: break;
+        }
+        return type;
+    }
 };
 
 template <class T>
@@ -215,19 +253,17 @@ BoundArgument bind(const A& argument) {
     BoundArgument bound;
     if constexpr (IsArray<U>::value) {
         using T = typename IsArray<U>::element;
+        bound.kind = std::is_same_v<U, Array<T>> ? BoundArgument::Kind::array : BoundArgument::Kind::array_view;
         bound.is_array = true;
         bound.type = cpp_label<T>();
         bound.buffer = argument.buffer();
         bound.offset = argument.offset();
         bound.size = argument.size();
-        bound.cpp_type = std::string(std::is_same_v<U, Array<T>> ? "Array<" : "ArrayView<") + bound.type + ">";
     } else {
         static_assert(std::is_trivially_copyable_v<U> && !std::is_pointer_v<U>,
                       "clalgo kernel arguments are arrays (Array<T>, ArrayView<T>) or scalars passed by value");
         bound.type = cpp_label<U>();
-        bound.cpp_type = bound.type;
-        bound.bytes.resize(sizeof(U));
-        std::memcpy(bound.bytes.data(), &argument, sizeof(U));
+        bound.bytes.assign(&argument, sizeof(U));
         bound.value = ScalarValue::of(argument);
     }
     return bound;
@@ -244,6 +280,7 @@ struct CallOptions {
 template <class... Args>
 std::vector<BoundArgument> bind_call(const Queue& queue, CallOptions& options, const Args&... arguments) {
     std::vector<BoundArgument> bound;
+    bound.reserve(sizeof...(Args));
     auto one = [&](const auto& argument) {
         using U = std::decay_t<decltype(argument)>;
         if constexpr (std::is_same_v<U, IndexRange>) {
@@ -269,16 +306,16 @@ inline void check_argument(const std::string& kernel, std::size_t position, cons
     const std::string where = "clalgo: kernel '" + kernel + "', argument " + std::to_string(position + 1) + " '" +
                               declaration.name + "' is declared '" + declaration.type_text() + "' but ";
     if (declaration.is_array && !argument.is_array)
-        throw std::invalid_argument(where + "a scalar " + argument.cpp_type +
+        throw std::invalid_argument(where + "a scalar " + argument.cpp_type() +
                                     " was given (pass a clalgo::Array or ArrayView)");
     if (!declaration.is_array && argument.is_array)
-        throw std::invalid_argument(where + "an array (" + argument.cpp_type + ") was given");
+        throw std::invalid_argument(where + "an array (" + argument.cpp_type() + ") was given");
     if (declaration.type == argument.type) return;
-    if (argument.is_array) throw std::invalid_argument(where + "an " + argument.cpp_type + " was given");
+    if (argument.is_array) throw std::invalid_argument(where + "an " + argument.cpp_type() + " was given");
     std::string why;
     if (auto converted = convert_scalar(argument.value, declaration.type, why)) {
         // no value changes: the argument is passed as the declared type
-        argument.bytes = std::move(*converted);
+        argument.bytes.assign(*converted);
         argument.type = declaration.type;
         return;
     }

@@ -83,6 +83,32 @@ inline std::vector<bool> indexed_by_launch_index(const std::vector<ArgumentDecla
 /// while there are indices to run over (unless `empty_allowed`: kernels the library composes, whose outputs may
 /// have no room), belongs to another context than the queue's, or (where `indexed[k]`) is shorter than the
 /// largest index of the call.
+/// check_call_arrays' checks of one array argument (0-based `position`): `memory` its buffer, `size` its elements,
+/// `cpp_type` what the caller passed (for messages), `at_i` whether the kernel reads or writes it at [i] for the
+/// call's indices, n of them, from `lowest` to `highest`.
+template <class CppType>
+void check_call_array(const std::string& kernel, std::size_t position, const ArgumentDeclaration& declaration,
+                      cl_mem memory, std::uint64_t size, const CppType& cpp_type, bool at_i, const Queue& queue,
+                      std::int64_t n, std::int64_t lowest, std::int64_t highest, bool empty_allowed) {
+    auto where = [&] {  // built only for a message: a call's host cost counts at small sizes
+        return "clalgo: kernel '" + kernel + "', argument " + std::to_string(position + 1) + " '" + declaration.name +
+               "': ";
+    };
+    if (!memory) {
+        if (empty_allowed && !at_i) return;
+        throw std::invalid_argument(where() + "the " + cpp_type() + " holds no memory (it is empty, or was moved from) but the call runs over " +
+                                    std::to_string(n) + " indices");
+    }
+    cl_context owner = nullptr;
+    if (clGetMemObjectInfo(memory, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
+        owner != queue.context().get()())
+        throw std::invalid_argument(where() + "the array belongs to another context than the queue's");
+    if (at_i && (lowest < 0 || static_cast<std::uint64_t>(highest) >= size))
+        throw std::invalid_argument(where() + "the kernel reads or writes it at [i] for i in [" +
+                                    std::to_string(lowest) + ", " + std::to_string(highest) + "] but it has " +
+                                    std::to_string(size) + " elements");
+}
+
 inline void check_call_arrays(const std::string& kernel, const std::vector<ArgumentDeclaration>& declarations,
                               const std::vector<BoundArgument>& arguments, const std::vector<bool>& indexed,
                               const Queue& queue, const IndexRange& indices, bool empty_allowed = false) {
@@ -93,29 +119,12 @@ inline void check_call_arrays(const std::string& kernel, const std::vector<Argum
                                                         static_cast<std::uint64_t>(n - 1) *
                                                             static_cast<std::uint64_t>(indices.step));
     const std::int64_t lowest = std::min(indices.start, last), highest = std::max(indices.start, last);
-    const cl_context context = queue.context().get()();
     for (std::size_t k = 0; k < arguments.size() && k < declarations.size(); ++k) {
         const BoundArgument& argument = arguments[k];
         if (!argument.is_array) continue;
-        const bool at_i = k < indexed.size() && indexed[k];
-        auto where = [&] {  // built only for a message: a call's host cost counts at small sizes
-            return "clalgo: kernel '" + kernel + "', argument " + std::to_string(k + 1) + " '" + declarations[k].name +
-                   "': ";
-        };
-        if (!argument.buffer()) {
-            if (empty_allowed && !at_i) continue;
-            throw std::invalid_argument(where() + "the " + argument.cpp_type +
-                                        " holds no memory (it is empty, or was moved from) but the call runs over " +
-                                        std::to_string(n) + " indices");
-        }
-        cl_context owner = nullptr;
-        if (clGetMemObjectInfo(argument.buffer(), CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
-            owner != context)
-            throw std::invalid_argument(where() + "the array belongs to another context than the queue's");
-        if (at_i && (lowest < 0 || static_cast<std::uint64_t>(highest) >= argument.size))
-            throw std::invalid_argument(where() + "the kernel reads or writes it at [i] for i in [" +
-                                        std::to_string(lowest) + ", " + std::to_string(highest) + "] but it has " +
-                                        std::to_string(argument.size) + " elements");
+        check_call_array(kernel, k, declarations[k], argument.buffer(), argument.size,
+                         [&] { return argument.cpp_type(); }, k < indexed.size() && indexed[k], queue, n, lowest,
+                         highest, empty_allowed);
     }
 }
 

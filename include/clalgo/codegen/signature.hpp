@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clalgo::detail {
@@ -37,10 +39,10 @@ public:
         return out;
     }
 
-    std::size_t index(const std::string& name) const {
+    std::size_t index(std::string_view name) const {
         for (std::size_t k = 0; k < parameters_.size(); ++k)
             if (parameters_[k].name == name) return k;
-        throw std::logic_error("clalgo: no kernel parameter '" + name + "'");
+        throw std::logic_error("clalgo: no kernel parameter '" + std::string(name) + "'");
     }
 
     std::size_t size() const noexcept { return parameters_.size(); }
@@ -62,10 +64,12 @@ struct ArgumentMemo {
 class KernelArguments {
 public:
     KernelArguments(cl::Kernel& kernel, const Signature& signature, ArgumentMemo* memo = nullptr)
-        : kernel_(kernel), signature_(signature), set_(signature.size(), false), memo_(memo) {}
+        : kernel_(kernel), signature_(signature), memo_(memo) {
+        if (signature.size() > 64) throw std::logic_error("clalgo: a kernel signature has more than 64 parameters");
+    }
 
     template <class V>
-    KernelArguments& set(const std::string& name, const V& value) {
+    KernelArguments& set(std::string_view name, const V& value) {
         const std::size_t k = signature_.index(name);
         if constexpr (std::is_same_v<V, cl::Buffer>) {
             buffer(static_cast<cl_uint>(k), value());
@@ -73,15 +77,15 @@ public:
             static_assert(std::is_trivially_copyable_v<V>, "kernel arguments are plain values or buffers");
             raw(static_cast<cl_uint>(k), sizeof(V), &value);
         }
-        set_[k] = true;
+        set_ |= std::uint64_t(1) << k;
         return *this;
     }
 
     /// Sets a library parameter of a type the host knows only as bytes (a struct the kernel generates).
-    KernelArguments& set_bytes(const std::string& name, const std::vector<unsigned char>& bytes) {
+    KernelArguments& set_bytes(std::string_view name, const std::vector<unsigned char>& bytes) {
         const std::size_t k = signature_.index(name);
         raw(static_cast<cl_uint>(k), bytes.size(), bytes.data());
-        set_[k] = true;
+        set_ |= std::uint64_t(1) << k;
         return *this;
     }
 
@@ -130,8 +134,8 @@ public:
 
     /// Throws std::logic_error where a library parameter was left unset.
     void done() const {
-        for (std::size_t k = 0; k < set_.size(); ++k)
-            if (!set_[k]) throw std::logic_error("clalgo: kernel parameter " + std::to_string(k) + " was not set");
+        for (std::size_t k = 0; k < signature_.size(); ++k)
+            if (!(set_ >> k & 1)) throw std::logic_error("clalgo: kernel parameter " + std::to_string(k) + " was not set");
     }
 
 private:
@@ -164,7 +168,7 @@ private:
 
     cl::Kernel& kernel_;
     const Signature& signature_;
-    std::vector<bool> set_;
+    std::uint64_t set_ = 0;  ///< bit k: library parameter k was set
     ArgumentMemo* memo_ = nullptr;
 };
 

@@ -19,6 +19,13 @@ inline std::optional<std::string> environment(const char* name) {
     return std::string(value);
 }
 
+/// Appends the variable's value (nothing where unset) and a '\0' to `key`: a kernel cache's key part, with no
+/// copy made (a call builds its cache key each time, and its host cost counts at small sizes).
+inline void append_environment(std::string& key, const char* name) {
+    if (const char* value = std::getenv(name)) key += value;
+    key += '\0';
+}
+
 /// The variable as a switch: 1/on/true/yes or 0/off/false/no (any case); nothing where unset or empty;
 /// std::invalid_argument naming the variable and what it accepts for anything else. Every CLALGO_* switch is
 /// read here.

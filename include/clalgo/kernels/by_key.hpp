@@ -69,13 +69,27 @@ public:
                   const ArrayView<K>& keys_out, const ArrayView<V>& values_out,
                   const ArrayView<std::int64_t>& count, const std::vector<cl::Event>& wait = {}) const {
         const cl_long room = static_cast<cl_long>(std::min(keys_out.size(), values_out.size()));
-        const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
-                                               bind(values_out), bind(count),  bind(room)};
         if (fold_tile_ && tile_on(queue.info())) {
-            check_call_arrays(name_, declarations_, bound, {true, true, false, false, false, false}, queue,
-                              IndexRange{0, static_cast<std::int64_t>(keys.size()), 1}, true);
+            // the tile kernel takes the arrays themselves: checked as a call's arrays are, without binding them
+            const std::int64_t n = static_cast<std::int64_t>(keys.size());
+            if (n > 0) {
+                std::size_t position = 0;
+                auto check = [&](const auto& view, bool at_i) {
+                    using T = typename std::decay_t<decltype(view)>::value_type;
+                    check_call_array(name_, position, declarations_[position], view.buffer()(), view.size(),
+                                     [] { return "ArrayView<" + type_name<T>() + ">"; }, at_i, queue, n, 0, n - 1, true);
+                    ++position;
+                };
+                check(keys, true);
+                check(values, true);
+                check(keys_out, false);
+                check(values_out, false);
+                check(count, false);
+            }
             return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
         }
+        const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
+                                               bind(values_out), bind(count),  bind(room)};
         return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
                      : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
     }

@@ -28,11 +28,22 @@ struct ByKeySpec {
                value_type + " *values_out, long *count, long room";
     }
 
+    /// Appends a key that differs wherever the source differs to `text`.
+    void append_key(std::string& text) const {
+        text += name;
+        for (const std::string* part : {&key_type, &value_type, &reduce_expr, &neutral, &preamble, &build_options}) {
+            text += '\0';
+            text += *part;
+        }
+        text += '\0';
+        text += fold ? '1' : '0';
+        text += static_cast<char>('0' + static_cast<int>(algorithm));
+    }
+
     std::string key() const {
-        std::string text = name;
-        for (const std::string* part : {&key_type, &value_type, &reduce_expr, &neutral, &preamble, &build_options})
-            text += '\0' + *part;
-        return text + '\0' + (fold ? "1" : "0") + std::to_string(static_cast<int>(algorithm));
+        std::string text;
+        append_key(text);
+        return text;
     }
 };
 

@@ -127,7 +127,7 @@ public:
                 detail::append_wait_list(queue, argument, wait);
             } else if constexpr (std::is_same_v<U, LocalMemory>) {
                 bound.emplace_back();
-                bound.back().cpp_type = "clalgo::LocalMemory";
+                bound.back().kind = detail::BoundArgument::Kind::local_memory;
                 locals.push_back(argument);
             } else {
                 bound.push_back(detail::bind(argument));
@@ -196,7 +196,7 @@ private:
             const std::string where = "clalgo: kernel '" + name() + "', argument " + std::to_string(k + 1) + " '" +
                                       parameter.name + "' is declared '" + parameter.declared + "' but ";
             if (wants_local != locals[k].has_value())
-                throw std::invalid_argument(where + (wants_local ? "a " + bound[k].cpp_type +
+                throw std::invalid_argument(where + (wants_local ? "a " + bound[k].cpp_type() +
                                                                        " was given (pass clalgo::local_memory<T>(count))"
                                                                  : "clalgo::local_memory was given"));
             if (wants_local) continue;
@@ -209,8 +209,8 @@ private:
             if (parameter.is_known()) {
                 detail::check_argument(name(), k, declaration, bound[k]);
             } else if (parameter.is_pointer != bound[k].is_array) {
-                throw std::invalid_argument(where + (bound[k].is_array ? "an array (" + bound[k].cpp_type + ")"
-                                                                       : "a scalar " + bound[k].cpp_type) +
+                throw std::invalid_argument(where + (bound[k].is_array ? "an array (" + bound[k].cpp_type() + ")"
+                                                                       : "a scalar " + bound[k].cpp_type()) +
                                             " was given");
             }
             if (bound[k].is_array) {
@@ -231,7 +231,7 @@ private:
         const std::size_t align = align_bits / 8;
         if (element == 0 || (align != 0 && region.origin % align != 0) || region.size == 0)
             throw std::invalid_argument("clalgo: kernel '" + name() + "', argument '" + parameter.name + "': the " +
-                                        argument.cpp_type + " starts " + std::to_string(region.origin) +
+                                        argument.cpp_type() + " starts " + std::to_string(region.origin) +
                                         " bytes into its buffer, and a raw kernel can take a view only where that is "
                                         "a multiple of " + std::to_string(align) +
                                         " bytes (the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN): pass the whole array "
