@@ -1,14 +1,16 @@
 // Host cost per call of the map, the reduction (and clalgo::sum, the same launch), the scan, copy_if, the
 // compaction kernel, reduce_by_key, segmented_reduce, histogram and sort for a small and a mid-size input: the time to enqueue a call (no wait), and per call back to
-// back with one wait at the end.
+// back with one wait at the end; and the driver calls a call may make besides its launch, each alone.
 // Where both are equal, the calls are bound by the host (the driver's launch and clalgo's own work), not by the
 // device. The scans and copy_if are timed with the device's own algorithm and with the single pass forced (the
 // one NVIDIA runs, whose launch PoCL's serial default does not show). Last, a trivial kernel of 1 to 20 arguments
 // launched straight through OpenCL: how the driver's launch cost grows with the number of arguments.
 // Build target host_cost; docs/performance.md quotes its output.
 #include <clalgo/clalgo.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <string>
@@ -77,6 +79,196 @@ static void raw_launches(const clalgo::Context& ctx, clalgo::Queue& q) {
     }
 }
 
+// The driver calls a call may make besides the launch, each timed alone in a loop: what a cl::Buffer's or a
+// cl::Kernel's copy (a retain and a release) costs, setting an argument, and a heap allocation for scale.
+static void driver_calls(const clalgo::Context& ctx, clalgo::Queue& q) {
+    const int calls = 200000;
+    auto time = [&](const char* name, const std::function<void()>& f) {
+        for (int k = 0; k < 1000; ++k) f();
+        const double cpu0 = thread_seconds();
+        for (int k = 0; k < calls; ++k) f();
+        std::printf("%-40s %.3f us/call (thread CPU)\n", name, (thread_seconds() - cpu0) / calls * 1e6);
+    };
+    cl::Buffer buffer(ctx.get(), CL_MEM_READ_WRITE, 64);
+    cl::Program program(ctx.get(), raw_kernel_source(4));
+    program.build();
+    cl::Kernel kernel(program, "k4");
+    volatile std::size_t sink = 0;
+    time("cl::Buffer copy (retain, release)", [&] { cl::Buffer copy = buffer; sink = sink + (copy() != nullptr); });
+    time("cl::Kernel copy (retain, release)", [&] { cl::Kernel copy = kernel; sink = sink + (copy() != nullptr); });
+    time("setArg buffer", [&] { kernel.setArg(1, buffer); });
+    time("setArg long", [&] { kernel.setArg(2, cl_long(7)); });
+    time("std::string of 24 chars", [&] { std::string text(24, 'x'); sink = sink + text.size(); });
+    cl::Event event;
+    q.get().enqueueMarkerWithWaitList(nullptr, &event);
+    q.finish();
+    time("event status query", [&] { sink = sink + event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); });
+    (void)q;
+}
+
+// The device's side of back-to-back calls, on a profiling queue: for each call's last kernel, how long it ran
+// (end - start) and how long the device stood between it and the next call's (start - previous end). Where a
+// call's enqueue takes no longer than these, the device, not the host, bounds calls back to back.
+static void device_timeline(const clalgo::Context& ctx) {
+    clalgo::Queue q(ctx, CL_QUEUE_PROFILING_ENABLE);
+    auto timeline = [&](const char* name, const std::function<clalgo::Event()>& f) {
+        const int calls = 200;
+        for (int k = 0; k < 20; ++k) f();
+        q.finish();
+        std::vector<cl::Event> events;
+        for (int k = 0; k < calls; ++k) events.push_back(f().get());
+        q.finish();
+        std::vector<double> run, gap;
+        for (int k = 0; k < calls; ++k) {
+            const double start = double(events[k].getProfilingInfo<CL_PROFILING_COMMAND_START>());
+            const double end = double(events[k].getProfilingInfo<CL_PROFILING_COMMAND_END>());
+            run.push_back((end - start) * 1e-3);
+            if (k > 0) gap.push_back((start - double(events[k - 1].getProfilingInfo<CL_PROFILING_COMMAND_END>())) * 1e-3);
+        }
+        std::sort(run.begin(), run.end());
+        std::sort(gap.begin(), gap.end());
+        std::printf("%-40s last kernel runs %.2f us (median), device idle before it %.2f us (median)\n", name,
+                    run[run.size() / 2], gap[gap.size() / 2]);
+    };
+    for (std::size_t n : {std::size_t(1024), std::size_t(1) << 20}) {
+        std::printf("n=%zu\n", n);
+        std::vector<int> h(n, 1);
+        auto x = clalgo::to_device(q, h);
+        clalgo::Array<int> out(q, n), one(q, 1);
+        clalgo::Array<std::int64_t> count(q, 1);
+        clalgo::Array<float> values(q, n), values_out(q, n), sums(q, n / 256);
+        values.fill(q, 1.0f);
+        std::vector<std::int64_t> host_offsets(n / 256 + 1);
+        for (std::size_t s = 0; s < host_offsets.size(); ++s) host_offsets[s] = std::int64_t(s * 256);
+        auto offsets = clalgo::to_device(q, host_offsets);
+        clalgo::ElementwiseKernel copy(ctx, "const int *x, int *y", "y[i] = x[i]");
+        clalgo::ReductionKernel<int> sum(ctx, "0", "a+b", "x[i]", "const int *x");
+        clalgo::InclusiveScanKernel<int> scan(ctx, "a+b", "0");
+        timeline("elementwise copy", [&] { return copy(q, x, out); });
+        timeline("reduce into", [&] { return sum.into(q, one, x); });
+        timeline("inclusive scan", [&] { return scan(q, x, out); });
+        timeline("copy_if into", [&] { return clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0"); });
+        timeline("segmented_reduce", [&] { return clalgo::segmented_reduce(q, values, offsets, sums, "a+b", "0"); });
+        timeline("reduce_by_key into", [&] { return clalgo::reduce_by_key(q, x, values, out, values_out, count, "a+b", "0"); });
+    }
+    std::string source = raw_kernel_source(1);
+    cl::Program program(ctx.get(), source);
+    program.build();
+    cl::Kernel kernel(program, "k1");
+    cl::Buffer buffer(ctx.get(), CL_MEM_READ_WRITE, 64);
+    kernel.setArg(0, buffer);
+    timeline("raw kernel, 1 arg", [&] {
+        cl::Event done;
+        q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64), nullptr, &done);
+        return clalgo::Event(done);
+    });
+}
+
+// The parts of a reduce_by_key and a segmented_reduce call, each timed alone in a loop (n = 1024, thread CPU):
+// what clalgo does on the host besides the driver's launch.
+static void call_parts(const clalgo::Context& ctx, clalgo::Queue& q) {
+    const int calls = 20000;
+    auto time = [&](const char* name, const std::function<void()>& f) {
+        for (int k = 0; k < 200; ++k) f();
+        q.finish();
+        const double cpu0 = thread_seconds();
+        for (int k = 0; k < calls; ++k) f();
+        std::printf("%-48s %.3f us/call (thread CPU)\n", name, (thread_seconds() - cpu0) / calls * 1e6);
+        q.finish();
+    };
+    const std::size_t n = 1024;
+    std::vector<int> run_keys(n);
+    for (std::size_t i = 0; i < n; ++i) run_keys[i] = int(i / 8);
+    auto keys = clalgo::to_device(q, run_keys);
+    clalgo::Array<int> keys_out(q, n);
+    clalgo::Array<float> values(q, n), values_out(q, n), sums(q, n / 256);
+    clalgo::Array<std::int64_t> count(q, 1);
+    values.fill(q, 1.0f);
+    std::vector<std::int64_t> host_offsets(n / 256 + 1);
+    for (std::size_t s = 0; s < host_offsets.size(); ++s) host_offsets[s] = std::int64_t(s * 256);
+    auto offsets = clalgo::to_device(q, host_offsets);
+    volatile std::size_t sink = 0;
+    const cl_mem memory = values.buffer()();
+    time("clGetMemObjectInfo (CL_MEM_CONTEXT)", [&] {
+        cl_context owner = nullptr;
+        clGetMemObjectInfo(memory, CL_MEM_CONTEXT, sizeof owner, &owner, nullptr);
+        sink = sink + (owner != nullptr);
+    });
+    time("getenv (unset variable)", [&] { sink = sink + (std::getenv("CLALGO_REDUCE_BY_KEY") != nullptr); });
+    time("bind(ArrayView<float>)", [&] { sink = sink + clalgo::detail::bind(values.view()).size; });
+    time("queue.info()", [&] { sink = sink + q.info().compute_units; });
+    auto spec_of = [&] {
+        clalgo::detail::ByKeySpec spec;
+        spec.key_type = "int";
+        spec.value_type = "float";
+        spec.reduce_expr = "a+b";
+        spec.neutral = "0";
+        return spec;
+    };
+    time("reduce_by_key: ByKeySpec and its key", [&] { sink = sink + spec_of().key().size(); });
+    const auto spec = spec_of();
+    time("reduce_by_key: cached_by_key (a made spec)", [&] {
+        sink = sink + std::size_t(&clalgo::detail::cached_by_key<cl_uint, float>(ctx, spec) != nullptr);
+    });
+    const auto& kernel = clalgo::detail::cached_by_key<cl_uint, float>(ctx, spec);
+    time("reduce_by_key: the kernel's enqueue", [&] { kernel.enqueue(q, keys.view(), values.view(), keys_out.view(), values_out.view(), count.view()); });
+    time("reduce_by_key: the whole call", [&] { clalgo::reduce_by_key(q, keys, values, keys_out, values_out, count, "a+b", "0"); });
+    const clalgo::detail::SegmentedShape shape{"float", "a+b", "0", {}, "segmented_reduce"};
+    time("segmented_reduce: cached_segmented", [&] {
+        sink = sink + std::size_t(&clalgo::detail::cached_segmented(ctx, shape) != nullptr);
+    });
+    const auto& segmented = clalgo::detail::cached_segmented(ctx, shape);
+    time("segmented_reduce: the kernel's enqueue", [&] {
+        segmented.enqueue(q, 257, 4, offsets.view(), values.buffer(), 0, std::int64_t(n), sums.buffer(), 0);
+    });
+    time("segmented_reduce: the whole call", [&] { clalgo::segmented_reduce(q, values, offsets, sums, "a+b", "0"); });
+}
+
+// Kernels alike but for one trait each (local memory, a struct argument, the group size, a required group size,
+// atomics, more code), launched back to back: which of a kernel's traits NVIDIA's launch cost grows with.
+static void launch_traits(const clalgo::Context& ctx, clalgo::Queue& q) {
+    const char* source = R"CLC(
+typedef struct { long a, b, c, d, e, f; } args_t;
+__kernel void plain(__global long *out) { if (get_global_id(0) == 0) out[0] = 1; }
+__kernel void local_small(__global long *out) {
+    __local uint s[256]; s[get_local_id(0)] = get_local_id(0); barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_global_id(0) == 0) out[0] = s[get_local_size(0) - 1]; }
+__kernel void local_big(__global long *out) {
+    __local uint s[8192]; for (uint k = get_local_id(0); k < 8192; k += get_local_size(0)) s[k] = k;
+    barrier(CLK_LOCAL_MEM_FENCE); if (get_global_id(0) == 0) out[0] = s[8191]; }
+__kernel void local_argument(__global long *out, __local uint *s) {
+    s[get_local_id(0)] = get_local_id(0); barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_global_id(0) == 0) out[0] = s[get_local_size(0) - 1]; }
+__kernel void struct_argument(const args_t args, __global long *out) { if (get_global_id(0) == 0) out[0] = args.a + args.f; }
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void required_256(__global long *out) {
+    if (get_global_id(0) == 0) out[0] = 1; }
+__kernel void atomics(__global long *out, __global uint *counter) {
+    if (get_local_id(0) == 0) atomic_inc(counter); if (get_global_id(0) == 0) out[0] = 1; }
+)CLC";
+    cl::Program program(ctx.get(), source);
+    program.build();
+    cl::Buffer buffer(ctx.get(), CL_MEM_READ_WRITE, 64), counter(ctx.get(), CL_MEM_READ_WRITE, 64);
+    struct Args { cl_long a, b, c, d, e, f; } args{1, 2, 3, 4, 5, 6};
+    auto run = [&](const char* name, std::size_t global, std::size_t local, const std::function<void(cl::Kernel&)>& set) {
+        cl::Kernel kernel(program, name);
+        set(kernel);
+        const std::string label = std::string("kernel ") + name + ", " + std::to_string(global / local) + " x " + std::to_string(local);
+        measure(label.c_str(), q, [&] {
+            q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+        });
+    };
+    auto out_only = [&](cl::Kernel& kernel) { kernel.setArg(0, buffer); };
+    run("plain", 64, 64, out_only);
+    run("plain", 256, 256, out_only);
+    run("plain", 256 * 132, 256, out_only);
+    run("local_small", 256, 256, out_only);
+    run("local_big", 256, 256, out_only);
+    run("local_argument", 256, 256, [&](cl::Kernel& kernel) { kernel.setArg(0, buffer); kernel.setArg(1, cl::Local(1024)); });
+    run("struct_argument", 256, 256, [&](cl::Kernel& kernel) { kernel.setArg(0, sizeof args, &args); kernel.setArg(1, buffer); });
+    run("required_256", 256, 256, out_only);
+    run("atomics", 256, 256, [&](cl::Kernel& kernel) { kernel.setArg(0, buffer); kernel.setArg(1, counter); });
+}
+
 int main() {
     auto ctx = clalgo::Context::default_context();
     clalgo::Queue q(ctx);
@@ -127,6 +319,14 @@ int main() {
         measure("histogram", q, [&] { clalgo::histogram(q, x, bins, {0, 256}); });
         measure("sort uint32 into", q, [&] { clalgo::sort(q, keys, out); }, cpu ? 100 : 2000);
     }
+    std::printf("launch traits\n");
+    launch_traits(ctx, q);
+    std::printf("call parts\n");
+    call_parts(ctx, q);
+    std::printf("device timeline (profiling queue)\n");
+    device_timeline(ctx);
+    std::printf("driver calls\n");
+    driver_calls(ctx, q);
     std::printf("raw launches (one work-group of 64)\n");
     raw_launches(ctx, q);
 }
