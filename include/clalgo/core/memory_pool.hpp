@@ -165,8 +165,9 @@ public:
                         continue;
                     }
                     cl::Buffer buffer = std::move(it->buffer);
+                    // an emptied class is kept: the buffer's return would make it again (a map node and the
+                    // deque's blocks), and a call's host cost counts at small sizes
                     entries.erase(std::next(it).base());
-                    if (entries.empty()) cached_.erase(found);
                     statistics_.bytes_cached -= wanted;
                     statistics_.buffers_cached -= 1;
                     statistics_.bytes_in_use += wanted;
@@ -333,10 +334,13 @@ private:
 
     /// Moves the oldest cached buffers to `dropped` until `room` more bytes fit under the limit. Under the lock.
     void trim(std::size_t room, std::vector<cl::Buffer>& dropped) {
-        while (!cached_.empty() && statistics_.bytes_cached + room > limit_) {
-            auto oldest = cached_.begin();
+        while (statistics_.bytes_cached + room > limit_) {
+            auto oldest = cached_.end();  // the class whose oldest buffer is the oldest (classes may be empty)
             for (auto it = cached_.begin(); it != cached_.end(); ++it)
-                if (it->second.front().age < oldest->second.front().age) oldest = it;
+                if (!it->second.empty() &&
+                    (oldest == cached_.end() || it->second.front().age < oldest->second.front().age))
+                    oldest = it;
+            if (oldest == cached_.end()) break;
             dropped.push_back(std::move(oldest->second.front().buffer));
             oldest->second.pop_front();
             statistics_.bytes_cached -= oldest->first;
