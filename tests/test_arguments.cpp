@@ -235,27 +235,40 @@ TEST_F(ArgumentCall, ExactValuesOfOtherArithmeticTypesAreConvertedToTheDeclaredT
 }
 
 TEST(ArgumentCallScalars, WideVectorScalarsReachTheKernelWholeBesideNarrowOnes) {
-    if (!clalgo_test::has_fp64()) GTEST_SKIP() << "no fp64";
     // a call keeps a scalar's bytes in place up to 64 bytes and on the heap beyond: a long8 is 64 bytes, a
-    // double16 128; each is passed by value between narrow scalars, and each lane comes back
-    clalgo::ElementwiseKernel kernel(context(), "char c, double16 d, int k, long8 l, double *out, long *out_long",
-                                     "double dd[16]; long ll[8]; vstore16(d, 0, dd); vstore8(l, 0, ll);\n"
-                                     "out[i] = dd[i] + c; out_long[i] = i < 8 ? ll[i] * k : k");
-    cl_double16 d;
+    // long16 128; each is passed by value between narrow scalars, and each lane comes back
+    clalgo::ElementwiseKernel kernel(context(), "char c, long16 w, int k, long8 l, long *out, long *out_narrow",
+                                     "long ww[16]; long ll[8]; vstore16(w, 0, ww); vstore8(l, 0, ll);\n"
+                                     "out[i] = ww[i] + c; out_narrow[i] = i < 8 ? ll[i] * k : k");
+    cl_long16 w;
     cl_long8 l;
-    for (int k = 0; k < 16; ++k) d.s[k] = 0.25 * k - 1000.0;
+    for (int k = 0; k < 16; ++k) w.s[k] = (std::int64_t(k) << 35) - 1000;
     for (int k = 0; k < 8; ++k) l.s[k] = (std::int64_t(1) << 40) + k;
-    clalgo::Array<double> out(queue(), 16);
-    clalgo::Array<std::int64_t> out_long(queue(), 16);
+    clalgo::Array<std::int64_t> out(queue(), 16), out_narrow(queue(), 16);
     for (int round = 0; round < 2; ++round) {  // the second call sets the same values again, from a new binding
-        kernel(queue(), static_cast<cl_char>(3 + round), d, 7, l, out, out_long);
+        kernel(queue(), static_cast<cl_char>(3 + round), w, 7, l, out, out_narrow);
         const auto host = out.to_host(queue());
-        const auto host_long = out_long.to_host(queue());
+        const auto host_narrow = out_narrow.to_host(queue());
         for (int k = 0; k < 16; ++k) {
-            EXPECT_EQ(host[k], 0.25 * k - 1000.0 + 3 + round) << k;
-            EXPECT_EQ(host_long[k], k < 8 ? ((std::int64_t(1) << 40) + k) * 7 : 7) << k;
+            EXPECT_EQ(host[k], (std::int64_t(k) << 35) - 1000 + 3 + round) << k;
+            EXPECT_EQ(host_narrow[k], k < 8 ? ((std::int64_t(1) << 40) + k) * 7 : 7) << k;
         }
     }
+    // a wide scalar bound once and copied with the options that hold it (a predicate's extra argument)
+    clalgo::SelectionOptions options;
+    options.extra_args = {clalgo::Argument("w", w)};
+    const clalgo::SelectionOptions copied = options;
+    std::vector<std::int64_t> values(64);
+    for (std::size_t k = 0; k < values.size(); ++k) values[k] = w.s[k % 16] + std::int64_t(k % 3);
+    auto input = clalgo::to_device(queue(), values);
+    auto [kept, count] = clalgo::copy_if(queue(), input, "ary[i] == ((const long *)&w)[i % 16]", copied);
+    std::vector<std::int64_t> expected;
+    for (std::size_t k = 0; k < values.size(); ++k)
+        if (values[k] == w.s[k % 16]) expected.push_back(values[k]);
+    ASSERT_EQ(count.get(queue()), static_cast<std::int64_t>(expected.size()));
+    auto host_kept = kept.to_host(queue());
+    host_kept.resize(expected.size());
+    EXPECT_EQ(host_kept, expected);
 }
 
 TEST(ScalarConversion, AcceptsExactlyTheValuesTheDeclaredTypeHolds) {

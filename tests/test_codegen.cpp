@@ -423,3 +423,35 @@ TEST(Launch, WaitForAnEarlierEventOrdersTheWork) {
     const auto host = x.to_host(queue());
     for (std::size_t k = 0; k < hx.size(); ++k) ASSERT_EQ(host[k], 4 * hx[k]) << k;
 }
+
+TEST(KernelArguments, ALibraryKernelOfMoreThan64ParametersIsSetByNameAndEveryOneIsChecked) {
+    // a list builder of many lists has more library parameters than one 64-bit mask records
+    const int count = 70;
+    std::vector<clalgo::detail::Parameter> parameters;
+    std::string source = "__kernel void many(__global long *out";
+    std::string sum = "0";
+    for (int k = 0; k < count; ++k) {
+        parameters.push_back({"long", "p" + std::to_string(k)});
+        source += ", long p" + std::to_string(k);
+        sum += " + p" + std::to_string(k);
+    }
+    source += ")\n{\n    out[0] = " + sum + ";\n}\n";
+    parameters.insert(parameters.begin(), {"__global long *", "out"});
+    const clalgo::detail::Signature signature(parameters);
+    cl::Program program(context().get(), source);
+    program.build();
+    cl::Kernel kernel(program, "many");
+    clalgo::Array<std::int64_t> out(queue(), 1);
+    clalgo::detail::KernelArguments all(kernel, signature);
+    all.set("out", out.buffer());
+    for (int k = 0; k < count; ++k) all.set("p" + std::to_string(k), cl_long(k + 1));
+    EXPECT_NO_THROW(all.done());
+    queue().get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
+    EXPECT_EQ(out.to_host(queue())[0], std::int64_t(count) * (count + 1) / 2);
+
+    clalgo::detail::KernelArguments one_short(kernel, signature);
+    one_short.set("out", out.buffer());
+    for (int k = 0; k < count - 1; ++k) one_short.set("p" + std::to_string(k), cl_long(k + 1));
+    const std::string message = clalgo_test::message_of<std::logic_error>([&] { one_short.done(); });
+    EXPECT_TRUE(clalgo_test::contains(message, "parameter " + std::to_string(count))) << message;
+}

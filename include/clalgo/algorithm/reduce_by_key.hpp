@@ -41,6 +41,7 @@ template <class Count, class V>
 const ByKeyKernel<Count, V>& cached_by_key(const Context& context, const ByKeySpec& spec) {
     // the variables that choose reduce_by_key's kernel and shape it are part of the key; built in a buffer kept
     // per thread, so that a call allocates nothing to find its kernel
+    static_assert(sizeof(Count) == 4 || sizeof(Count) == 8, "runs are counted in 32 or 64 bits");
     thread_local std::string key;
     key.assign(sizeof(Count) == 4 ? "by_key 4" : "by_key 8");
     key += '\0';

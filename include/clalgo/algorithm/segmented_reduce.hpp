@@ -151,7 +151,8 @@ inline const SegmentedReduceKernel& cached_segmented(const Context& context, con
     append_environment(key, "CLALGO_SEGMENT_GROUP_SIZE");
     append_environment(key, "CLALGO_SEGMENT_ITEMS");
     std::lock_guard<std::mutex> lock(cache.mutex);
-    if (auto found = cache.kernels.find(key); found != cache.kernels.end()) return *found->second;
+    // an entry a failed build left empty is built again (and fails again, with its message)
+    if (auto found = cache.kernels.find(key); found != cache.kernels.end() && found->second) return *found->second;
     auto& slot = cache.kernels[key];
     if (!slot) {
         slot = std::make_shared<SegmentedReduceKernel>(context, shape);

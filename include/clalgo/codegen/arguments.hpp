@@ -179,13 +179,13 @@ inline std::string array_pointers(const std::vector<ArgumentDeclaration>& declar
 /// sizes, so the common case allocates nothing.
 class ArgumentBytes {
 public:
-    const unsigned char* data() const noexcept { return heap_.empty() ? local_ : heap_.data(); }
+    const unsigned char* data() const noexcept { return size_ <= sizeof local_ ? local_ : heap_.data(); }
     std::size_t size() const noexcept { return size_; }
     void assign(const void* bytes, std::size_t size) {
         size_ = size;
         if (size <= sizeof local_) {
             heap_.clear();
-            std::memcpy(local_, bytes, size);
+            if (size > 0) std::memcpy(local_, bytes, size);
         } else {
             const auto* first = static_cast<const unsigned char*>(bytes);
             heap_.assign(first, first + size);

@@ -79,10 +79,6 @@ inline std::vector<bool> indexed_by_launch_index(const std::vector<ArgumentDecla
     return indexed;
 }
 
-/// Throws std::invalid_argument naming the kernel and the argument where an array of the call holds no memory
-/// while there are indices to run over (unless `empty_allowed`: kernels the library composes, whose outputs may
-/// have no room), belongs to another context than the queue's, or (where `indexed[k]`) is shorter than the
-/// largest index of the call.
 /// check_call_arrays' checks of one array argument (0-based `position`): `memory` its buffer, `size` its elements,
 /// `cpp_type` what the caller passed (for messages), `at_i` whether the kernel reads or writes it at [i] for the
 /// call's indices, n of them, from `lowest` to `highest`.
@@ -109,6 +105,10 @@ void check_call_array(const std::string& kernel, std::size_t position, const Arg
                                     std::to_string(size) + " elements");
 }
 
+/// Throws std::invalid_argument naming the kernel and the argument where an array of the call holds no memory
+/// while there are indices to run over (unless `empty_allowed`: kernels the library composes, whose outputs may
+/// have no room), belongs to another context than the queue's, or (where `indexed[k]`) is shorter than the
+/// largest index of the call.
 inline void check_call_arrays(const std::string& kernel, const std::vector<ArgumentDeclaration>& declarations,
                               const std::vector<BoundArgument>& arguments, const std::vector<bool>& indexed,
                               const Queue& queue, const IndexRange& indices, bool empty_allowed = false) {

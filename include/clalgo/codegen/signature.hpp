@@ -65,7 +65,7 @@ class KernelArguments {
 public:
     KernelArguments(cl::Kernel& kernel, const Signature& signature, ArgumentMemo* memo = nullptr)
         : kernel_(kernel), signature_(signature), memo_(memo) {
-        if (signature.size() > 64) throw std::logic_error("clalgo: a kernel signature has more than 64 parameters");
+        if (signature.size() > 64) set_beyond_.assign(signature.size() - 64, false);
     }
 
     template <class V>
@@ -77,7 +77,7 @@ public:
             static_assert(std::is_trivially_copyable_v<V>, "kernel arguments are plain values or buffers");
             raw(static_cast<cl_uint>(k), sizeof(V), &value);
         }
-        set_ |= std::uint64_t(1) << k;
+        mark_set(k);
         return *this;
     }
 
@@ -85,7 +85,7 @@ public:
     KernelArguments& set_bytes(std::string_view name, const std::vector<unsigned char>& bytes) {
         const std::size_t k = signature_.index(name);
         raw(static_cast<cl_uint>(k), bytes.size(), bytes.data());
-        set_ |= std::uint64_t(1) << k;
+        mark_set(k);
         return *this;
     }
 
@@ -135,10 +135,15 @@ public:
     /// Throws std::logic_error where a library parameter was left unset.
     void done() const {
         for (std::size_t k = 0; k < signature_.size(); ++k)
-            if (!(set_ >> k & 1)) throw std::logic_error("clalgo: kernel parameter " + std::to_string(k) + " was not set");
+            if (!(k < 64 ? (set_ >> k & 1) != 0 : bool(set_beyond_[k - 64]))) throw std::logic_error("clalgo: kernel parameter " + std::to_string(k) + " was not set");
     }
 
 private:
+    void mark_set(std::size_t k) {
+        if (k < 64) set_ |= std::uint64_t(1) << k;
+        else set_beyond_[k - 64] = true;
+    }
+
     /// Sets buffer argument `index`, always: a released buffer's handle can come back as a new buffer's, and a
     /// driver may have resolved the old one when its argument was set (Oclgrind does), so an equal handle does
     /// not mean the same buffer.
@@ -168,7 +173,8 @@ private:
 
     cl::Kernel& kernel_;
     const Signature& signature_;
-    std::uint64_t set_ = 0;  ///< bit k: library parameter k was set
+    std::uint64_t set_ = 0;          ///< bit k: library parameter k was set (k < 64)
+    std::vector<bool> set_beyond_;  ///< parameters 64 on (a list builder of many lists), where there are any
     ArgumentMemo* memo_ = nullptr;
 };
 
