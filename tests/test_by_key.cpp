@@ -370,7 +370,8 @@ TEST(SegmentedReduce, AnOperatorThatDoesNotBuildFailsAgainOnTheNextCall) {
     auto offsets = clalgo::to_device(queue(), std::vector<std::int64_t>{0, 4, 10});
     clalgo::Array<float> out(queue(), 2);
     for (int call = 0; call < 2; ++call)
-        EXPECT_THROW(clalgo::segmented_reduce(queue(), values, offsets, out, "a +* b", "0"), clalgo::BuildError) << call;
+        EXPECT_THROW(clalgo::segmented_reduce(queue(), values, offsets, out, "a +* b", "0"), clalgo::BuildError)
+            << call;
     clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0");
     EXPECT_EQ(out.to_host(queue()), (std::vector<float>{4, 6}));
 }

@@ -58,7 +58,8 @@ struct SegmentedShape {
 
     /// Appends a key that differs wherever the source differs to `text`.
     void append_key(std::string& text) const {
-        for (const std::string* part : {&value_type, &reduce_expr, &neutral, &options.preamble, &options.build_options, &name}) {
+        for (const std::string* part :
+             {&value_type, &reduce_expr, &neutral, &options.preamble, &options.build_options, &name}) {
             text += *part;
             text += '\0';
         }

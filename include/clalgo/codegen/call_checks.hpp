@@ -92,7 +92,8 @@ void check_call_array(const std::string& kernel, std::size_t position, const Arg
     };
     if (!memory) {
         if (empty_allowed && !at_i) return;
-        throw std::invalid_argument(where() + "the " + cpp_type() + " holds no memory (it is empty, or was moved from) but the call runs over " +
+        throw std::invalid_argument(where() + "the " + cpp_type() +
+                                    " holds no memory (it is empty, or was moved from) but the call runs over " +
                                     std::to_string(n) + " indices");
     }
     cl_context owner = nullptr;

@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <type_traits>
 #include <cstdint>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,7 +135,8 @@ public:
     /// Throws std::logic_error where a library parameter was left unset.
     void done() const {
         for (std::size_t k = 0; k < signature_.size(); ++k)
-            if (!(k < 64 ? (set_ >> k & 1) != 0 : bool(set_beyond_[k - 64]))) throw std::logic_error("clalgo: kernel parameter " + std::to_string(k) + " was not set");
+            if (!(k < 64 ? (set_ >> k & 1) != 0 : bool(set_beyond_[k - 64])))
+                throw std::logic_error("clalgo: kernel parameter " + std::to_string(k) + " was not set");
     }
 
 private:

@@ -77,7 +77,8 @@ public:
                 auto check = [&](const auto& view, bool at_i) {
                     using T = typename std::decay_t<decltype(view)>::value_type;
                     check_call_array(name_, position, declarations_[position], view.buffer()(), view.size(),
-                                     [] { return "ArrayView<" + type_name<T>() + ">"; }, at_i, queue, n, 0, n - 1, true);
+                                     [] { return "ArrayView<" + type_name<T>() + ">"; }, at_i, queue, n, 0, n - 1,
+                                     true);
                     ++position;
                 };
                 check(keys, true);
