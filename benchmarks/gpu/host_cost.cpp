@@ -37,6 +37,34 @@ static void measure(const char* name, clalgo::Queue& q, const std::function<void
                 std::chrono::duration<double>(t2 - t0).count() / calls * 1e6);
 }
 
+// `f` alone in a loop of `calls` after a warm-up of `calls` / 100: the calling thread's CPU time a call. With a
+// queue, finished before and after, so that no earlier work is waited for in the loop.
+static void time_alone(const char* name, int calls, const std::function<void()>& f, clalgo::Queue* queue = nullptr) {
+    for (int k = 0; k < calls / 100; ++k) f();
+    if (queue) queue->finish();
+    const double cpu0 = thread_seconds();
+    for (int k = 0; k < calls; ++k) f();
+    std::printf("%-48s %.3f us/call (thread CPU)\n", name, (thread_seconds() - cpu0) / calls * 1e6);
+    if (queue) queue->finish();
+}
+
+// The by-key family's inputs: float values, int keys in runs of 8, segments of 256.
+struct ByKeyInputs {
+    ByKeyInputs(clalgo::Queue& q, std::size_t n)
+        : values(q, n), values_out(q, n), sums(q, n / 256) {
+        std::vector<int> run_keys(n);
+        for (std::size_t i = 0; i < n; ++i) run_keys[i] = int(i / 8);
+        keys = clalgo::to_device(q, run_keys);
+        values.fill(q, 1.0f);
+        std::vector<std::int64_t> host_offsets(n / 256 + 1);
+        for (std::size_t s = 0; s < host_offsets.size(); ++s) host_offsets[s] = std::int64_t(s * 256);
+        offsets = clalgo::to_device(q, host_offsets);
+    }
+    clalgo::Array<int> keys;
+    clalgo::Array<float> values, values_out, sums;
+    clalgo::Array<std::int64_t> offsets;
+};
+
 // kernel k<count>: argument 0 a buffer, then buffers and longs alternating (as a user's array and its offset)
 static std::string raw_kernel_source(int count) {
     std::string text = "__kernel void k" + std::to_string(count) + "(__global long *out";
@@ -82,13 +110,7 @@ static void raw_launches(const clalgo::Context& ctx, clalgo::Queue& q) {
 // The driver calls a call may make besides the launch, each timed alone in a loop: what a cl::Buffer's or a
 // cl::Kernel's copy (a retain and a release) costs, setting an argument, and a heap allocation for scale.
 static void driver_calls(const clalgo::Context& ctx, clalgo::Queue& q) {
-    const int calls = 200000;
-    auto time = [&](const char* name, const std::function<void()>& f) {
-        for (int k = 0; k < 1000; ++k) f();
-        const double cpu0 = thread_seconds();
-        for (int k = 0; k < calls; ++k) f();
-        std::printf("%-40s %.3f us/call (thread CPU)\n", name, (thread_seconds() - cpu0) / calls * 1e6);
-    };
+    auto time = [](const char* name, const std::function<void()>& f) { time_alone(name, 200000, f); };
     cl::Buffer buffer(ctx.get(), CL_MEM_READ_WRITE, 64);
     cl::Program program(ctx.get(), raw_kernel_source(4));
     program.build();
@@ -103,7 +125,6 @@ static void driver_calls(const clalgo::Context& ctx, clalgo::Queue& q) {
     q.get().enqueueMarkerWithWaitList(nullptr, &event);
     q.finish();
     time("event status query", [&] { sink = sink + event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); });
-    (void)q;
 }
 
 // The device's side of back-to-back calls, on a profiling queue: for each call's last kernel, how long it ran
@@ -167,26 +188,14 @@ static void device_timeline(const clalgo::Context& ctx) {
 // The parts of a reduce_by_key and a segmented_reduce call, each timed alone in a loop (n = 1024, thread CPU):
 // what clalgo does on the host besides the driver's launch.
 static void call_parts(const clalgo::Context& ctx, clalgo::Queue& q) {
-    const int calls = 20000;
-    auto time = [&](const char* name, const std::function<void()>& f) {
-        for (int k = 0; k < 200; ++k) f();
-        q.finish();
-        const double cpu0 = thread_seconds();
-        for (int k = 0; k < calls; ++k) f();
-        std::printf("%-48s %.3f us/call (thread CPU)\n", name, (thread_seconds() - cpu0) / calls * 1e6);
-        q.finish();
-    };
+    auto time = [&](const char* name, const std::function<void()>& f) { time_alone(name, 20000, f, &q); };
     const std::size_t n = 1024;
-    std::vector<int> run_keys(n);
-    for (std::size_t i = 0; i < n; ++i) run_keys[i] = int(i / 8);
-    auto keys = clalgo::to_device(q, run_keys);
+    ByKeyInputs in(q, n);
+    auto& keys = in.keys;
+    auto& offsets = in.offsets;
+    auto &values = in.values, &values_out = in.values_out, &sums = in.sums;
     clalgo::Array<int> keys_out(q, n);
-    clalgo::Array<float> values(q, n), values_out(q, n), sums(q, n / 256);
     clalgo::Array<std::int64_t> count(q, 1);
-    values.fill(q, 1.0f);
-    std::vector<std::int64_t> host_offsets(n / 256 + 1);
-    for (std::size_t s = 0; s < host_offsets.size(); ++s) host_offsets[s] = std::int64_t(s * 256);
-    auto offsets = clalgo::to_device(q, host_offsets);
     volatile std::size_t sink = 0;
     const cl_mem memory = values.buffer()();
     time("clGetMemObjectInfo (CL_MEM_CONTEXT)", [&] {
@@ -205,7 +214,11 @@ static void call_parts(const clalgo::Context& ctx, clalgo::Queue& q) {
         spec.neutral = "0";
         return spec;
     };
-    time("reduce_by_key: ByKeySpec and its key", [&] { sink = sink + spec_of().key().size(); });
+    time("reduce_by_key: ByKeySpec and its key", [&] {
+        std::string key;
+        spec_of().append_key(key);
+        sink = sink + key.size();
+    });
     const auto spec = spec_of();
     time("reduce_by_key: cached_by_key (a made spec)", [&] {
         sink = sink + std::size_t(&clalgo::detail::cached_by_key<cl_uint, float>(ctx, spec) != nullptr);
@@ -304,15 +317,10 @@ int main() {
             compact.enqueue(q, std::nullopt, {clalgo::detail::bind(x), clalgo::detail::bind(out), clalgo::detail::bind(count),
                                               clalgo::detail::bind(static_cast<cl_long>(n))}, {}); });
         std::printf("  counts by ballots: %d\n", int(compact.counts_by_ballots()));
-        // the by-key family: float values, keys in runs of 8, segments of 256
-        std::vector<int> run_keys(n);
-        for (std::size_t i = 0; i < n; ++i) run_keys[i] = int(i / 8);
-        auto keys = clalgo::to_device(q, run_keys);
-        clalgo::Array<float> values(q, n), values_out(q, n), sums(q, n / 256);
-        values.fill(q, 1.0f);
-        std::vector<std::int64_t> host_offsets(n / 256 + 1);
-        for (std::size_t s = 0; s < host_offsets.size(); ++s) host_offsets[s] = std::int64_t(s * 256);
-        auto offsets = clalgo::to_device(q, host_offsets);
+        ByKeyInputs in(q, n);
+        auto& keys = in.keys;
+        auto& offsets = in.offsets;
+        auto &values = in.values, &values_out = in.values_out, &sums = in.sums;
         clalgo::Array<std::int64_t> bins(q, 256);
         measure("reduce_by_key into", q, [&] { clalgo::reduce_by_key(q, keys, values, out, values_out, count, "a+b", "0"); });
         measure("segmented_reduce", q, [&] { clalgo::segmented_reduce(q, values, offsets, sums, "a+b", "0"); });

@@ -40,11 +40,6 @@ struct ByKeySpec {
         text += static_cast<char>('0' + static_cast<int>(algorithm));
     }
 
-    std::string key() const {
-        std::string text;
-        append_key(text);
-        return text;
-    }
 };
 
 }  // namespace clalgo::detail

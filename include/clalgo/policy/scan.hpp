@@ -10,6 +10,7 @@
 
 #include <clalgo/core/device_info.hpp>
 #include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/map.hpp>
 #include <clalgo/policy/tuned.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 
@@ -53,7 +54,7 @@ struct ScanPlan {
     /// chained: the items of a block in a call over n items; smaller than block_items where the input is small,
     /// so that every work-item gets about four blocks, but none below 4,096 items
     std::uint64_t chained_block(std::uint64_t n) const {
-        const std::uint64_t spread = (n + 4 * max_groups - 1) / (4 * max_groups);
+        const std::uint64_t spread = divide_up(n, 4 * std::uint64_t(max_groups));
         return std::min<std::uint64_t>(block_items, std::max<std::uint64_t>(std::min<std::uint64_t>(block_items, 4096), spread));
     }
 };
