@@ -174,6 +174,36 @@ TEST(CopyIf, EveryScanAlgorithmKeepsOrderAndCount) {
     }
 }
 
+TEST(CopyIf, ChainedBlocksBeyondTheBitsAWorkItemHoldsKeepEveryItem) {
+    // the chained compaction (CPUs) holds the kept bits of a block's first 65,536 items between its two passes and
+    // tests any further items again: blocks of 100,003 items cross that bound (on a device of a few compute units),
+    // in a context of its own, whose kernels are built under the variable
+    clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "100003");
+    const clalgo::Context own(context().device());
+    const clalgo::Queue own_queue(own);
+    const std::size_t n = million;
+    const auto host = clalgo_test::random_values<std::int32_t>(n, 43);
+    const auto input = clalgo::to_device(own_queue, host);
+    for (const auto& [kept, chosen] : thresholds(host)) {
+        SCOPED_TRACE("keeping " + kept);
+        std::vector<std::int32_t> expected;
+        std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [&](std::int32_t v) { return v < chosen; });
+        const auto result = clalgo::copy_if(own_queue, input, "ary[i] < threshold", with_threshold(chosen, ScanAlgorithm::chained));
+        ASSERT_EQ(result.count.get(own_queue), std::int64_t(expected.size()));
+        EXPECT_TRUE(equal_vectors(result.values.view(0, expected.size()).to_host(own_queue), expected));
+    }
+    // over a range of step 3: the kept indices
+    const auto indices = clalgo::range(5, 5 + 3 * std::int64_t(n), 3);
+    std::vector<std::int64_t> expected;
+    for (std::int64_t i : indices_of(indices))
+        if (i % 7 < 3) expected.push_back(i);
+    clalgo::SelectionOptions options;
+    options.algorithm = ScanAlgorithm::chained;
+    const auto result = clalgo::copy_if(own_queue, indices, "i % 7 < 3", options);
+    ASSERT_EQ(result.count.get(own_queue), std::int64_t(expected.size()));
+    EXPECT_TRUE(equal_vectors(result.values.view(0, expected.size()).to_host(own_queue), expected));
+}
+
 TEST(CopyIf, OverARangeKeepsIndicesOrTheirValueExpr) {
     for (ScanAlgorithm algorithm : every_algorithm) {
         SCOPED_TRACE(name_of(algorithm));

@@ -1,8 +1,12 @@
-// OpenCL C template: stream compaction by warp ballots (NVIDIA), the fast path of CompactionKernel. Its scan
-// counts 0/1 "kept" flags with a sum, so no values go through local memory: each warp takes one ballot per row
-// of the tile, the group scans the rows' counts, the tiles find their offsets by decoupled look-back, and each
-// kept item goes to its place (`kept_statement`, which sees i, the arguments and `long prev_item`, the place).
-// Appended to scan_tile.cl.hpp's text and scan_look_back.cl.hpp's; same parameters as the single-pass kernel.
+// OpenCL C templates of CompactionKernel's own paths. Its scan counts 0/1 "kept" flags with a sum, and each kept
+// item goes to its place (`kept_statement`, which sees i, the arguments and `long prev_item`, the place):
+//   compaction_ballot (NVIDIA): no values go through local memory: each warp takes one ballot per row of the
+//     tile, the group scans the rows' counts, the tiles find their offsets by decoupled look-back. Appended to
+//     scan_tile.cl.hpp's text and scan_look_back.cl.hpp's; same parameters as the single-pass kernel.
+//   compaction_chained (CPUs): the chained scan's blocks (scan_chained.cl.hpp), whose second pass tests 64 items
+//     into a word of bits, branch-free, then visits only the set bits: no branch a coin-toss predicate mispredicts
+//     item by item. Appended where scan_chained would be (after scan_chain_prefix); the same kernel name and
+//     parameters.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -118,6 +122,98 @@ void ${name}_compact(
         if (clalgo_total)
             *clalgo_total = clalgo_last_item;
         ${total_statement}
+    }
+}
+)CLC";
+
+inline constexpr const char* compaction_chained = R"CLC(
+/* the index of the lowest set bit of a nonzero word */
+#if __OPENCL_C_VERSION__ >= 200
+#define CLALGO_LOWEST_BIT(word) ctz(word)
+#else
+#define CLALGO_LOWEST_BIT(word) (63 - clz((word) & (~(word) + 1)))
+#endif
+/* the first words of a block's bits are kept between its two passes; any beyond are tested again */
+#define CLALGO_HELD_WORDS 1024
+
+/* bit b set where the item at clalgo_word + b (b < clalgo_items) is kept */
+inline ulong clalgo_kept_word(const long clalgo_word, const uint clalgo_items, const long clalgo_start,
+                              const long clalgo_step, const long n${function_parameters})
+{
+    ulong clalgo_kept = 0;
+    for (uint clalgo_b = 0; clalgo_b < clalgo_items; ++clalgo_b) {
+        const long clalgo_k = clalgo_word + clalgo_b;
+        const long i = clalgo_start + clalgo_k * clalgo_step;
+        ${kept_fetches}
+        clalgo_kept |= (ulong)(clalgo_input(i, n, clalgo_k, clalgo_step${kept_arguments}${function_arguments}) != 0) << clalgo_b;
+    }
+    return clalgo_kept;
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void ${name}_chained(
+    ${signature}${parameters})
+{
+    ${chained_unpack}
+    ulong clalgo_held[CLALGO_HELD_WORDS];
+    for (;;) {
+        /* blocks by ticket, as the chained scan takes them */
+        const uint clalgo_block = atomic_inc(clalgo_ticket);
+        if (clalgo_block >= clalgo_tiles) {
+            if (clalgo_block == clalgo_tiles + (uint)get_num_groups(0) - 1)
+                atomic_xchg(clalgo_ticket, 0u);
+            break;
+        }
+        const long clalgo_first = min((long)clalgo_block * clalgo_block_items, n);
+        const long clalgo_last = min(clalgo_first + clalgo_block_items, n);
+
+        /* test the block's items 64 to a word, branch-free, and count the kept ones (which brings the block into
+           the core's cache); take the count before the block */
+        clalgo_value_t clalgo_run = 0;
+        for (long clalgo_word = clalgo_first; clalgo_word < clalgo_last; clalgo_word += 64) {
+            const ulong clalgo_kept = clalgo_kept_word(clalgo_word, (uint)min(64l, clalgo_last - clalgo_word), clalgo_start,
+                                                       clalgo_step, n${function_arguments});
+            const long clalgo_w = (clalgo_word - clalgo_first) >> 6;
+            if (clalgo_w < CLALGO_HELD_WORDS)
+                clalgo_held[clalgo_w] = clalgo_kept;
+            clalgo_run += (clalgo_value_t)popcount(clalgo_kept);
+        }
+        const clalgo_value_t clalgo_before = clalgo_chain_prefix(clalgo_block, clalgo_epoch, clalgo_carry_in, clalgo_run, 0,
+                                                                 clalgo_status, clalgo_aggregates, clalgo_inclusives);
+        long prev_item = (long)clalgo_before;
+        for (long clalgo_word = clalgo_first; clalgo_word < clalgo_last; clalgo_word += 64) {
+            const long clalgo_w = (clalgo_word - clalgo_first) >> 6;
+            ulong clalgo_kept = clalgo_w < CLALGO_HELD_WORDS
+                                    ? clalgo_held[clalgo_w]
+                                    : clalgo_kept_word(clalgo_word, (uint)min(64l, clalgo_last - clalgo_word), clalgo_start,
+                                                       clalgo_step, n${function_arguments});
+            /* the set bits, lowest first: the kept items in order (a loop of its own where the items are
+               consecutive, which spares a multiplication an item) */
+            if (clalgo_step == 1) {
+                const long clalgo_first_i = clalgo_start + clalgo_word;
+                while (clalgo_kept != 0) {
+                    const long i = clalgo_first_i + (long)CLALGO_LOWEST_BIT(clalgo_kept);
+                    clalgo_kept &= clalgo_kept - 1;
+                    ${kept_fetches}
+                    ${kept_statement}
+                    ++prev_item;
+                }
+            } else {
+                while (clalgo_kept != 0) {
+                    const long i = clalgo_start + (clalgo_word + (long)CLALGO_LOWEST_BIT(clalgo_kept)) * clalgo_step;
+                    clalgo_kept &= clalgo_kept - 1;
+                    ${kept_fetches}
+                    ${kept_statement}
+                    ++prev_item;
+                }
+            }
+        }
+        if (clalgo_last == n) {
+            const clalgo_value_t clalgo_last_item = clalgo_scan_op(clalgo_before, clalgo_run, 0);
+            if (clalgo_total)
+                *clalgo_total = clalgo_last_item;
+            ${total_statement}
+        }
     }
 }
 )CLC";

@@ -2,13 +2,14 @@
 // the next block of clalgo_block_items items by ticket, folds it (which brings it into the core's cache), finds
 // the total of the blocks before it by look-back over their status words (scan_look_back.cl.hpp's), and scans the
 // block again from the cache: the input comes from memory once, where the serial algorithm reads it twice.
-// Appended to scan_tile.cl.hpp's text (the user's functions), scan_look_back.cl.hpp's (the status words) and
-// scan_serial.cl.hpp's scan_blocks (a block's fold and scan).
+// scan_chain_prefix (the look-back of a block) is appended to scan_tile.cl.hpp's text (the user's functions),
+// scan_look_back.cl.hpp's (the status words) and scan_serial.cl.hpp's scan_blocks (a block's fold and scan);
+// then scan_chained, the kernel (or compaction.cl.hpp's compaction_chained, a compaction's).
 #pragma once
 
 namespace clalgo::detail::cl_source {
 
-inline constexpr const char* scan_chained = R"CLC(
+inline constexpr const char* scan_chain_prefix = R"CLC(
 /* The scan of everything before `block`, once the blocks before it have published: publishes the block's own
    total, combines the totals of the blocks before it, nearest first, until one that holds its inclusive prefix,
    and publishes the block's inclusive prefix. Block 0 starts from `first_prefix` (the carry-in). Blocks are taken
@@ -39,7 +40,9 @@ inline clalgo_value_t clalgo_chain_prefix(const uint block, const uint epoch, co
                    clalgo_scan_op(before, aggregate, aggregate_flag), before_flag | aggregate_flag);
     return before;
 }
+)CLC";
 
+inline constexpr const char* scan_chained = R"CLC(
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void ${name}_chained(
     ${signature}${parameters})

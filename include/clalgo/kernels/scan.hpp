@@ -131,7 +131,8 @@ public:
             indexed_ = detail::indexed_by_launch_index(declarations_, code);
             composed_ = !stages.item_statement.text.empty();
         }
-        // the ballot path counts 0/1 inputs: only for a compaction that says so and nothing else
+        // the ballot path (and the chained one's bit words) count 0/1 inputs: only for a compaction that says so
+        // and nothing else
         const bool ballot_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
                                        !segmented_ && stages.value_type.empty() && std::is_integral_v<T> &&
                                        (sizeof(T) == 4 || sizeof(T) == 8);
@@ -171,7 +172,8 @@ public:
             } else if (plan.algorithm == ScanAlgorithm::chained) {
                 pattern += detail::cl_source::scan_look_back;
                 pattern += detail::cl_source::scan_blocks;
-                pattern += detail::cl_source::scan_chained;
+                pattern += detail::cl_source::scan_chain_prefix;
+                pattern += ballot_compaction ? detail::cl_source::compaction_chained : detail::cl_source::scan_chained;
                 on.first_kernel = options_.name + "_chained";
             } else {
                 const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
