@@ -175,13 +175,22 @@ TEST(CopyIf, EveryScanAlgorithmKeepsOrderAndCount) {
 }
 
 TEST(CopyIf, ChainedBlocksBeyondTheBitsAWorkItemHoldsKeepEveryItem) {
-    // the chained compaction (CPUs) holds the kept bits of a block's first 65,536 items between its two passes and
-    // tests any further items again: blocks of 100,003 items cross that bound (on a device of a few compute units),
-    // in a context of its own, whose kernels are built under the variable
-    clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "100003");
+    // The chained compaction holds the kept bits of a block's first 4,096 x 64 = 262,144 items between its two
+    // passes and tests any further items again. Blocks of 300,007 items cross that bound where each work-item
+    // (one a compute unit) gets four of them: a context of its own builds the kernels under the variable.
+    clalgo_test::ScopedVariable block("CLALGO_SCAN_BLOCK", "300007");
     const clalgo::Context own(context().device());
     const clalgo::Queue own_queue(own);
-    const std::size_t n = million;
+    clalgo::detail::CompactionSpec spec;
+    spec.value_type = "int";
+    spec.keep = "ary[i] < 0";
+    spec.algorithm = ScanAlgorithm::chained;
+    const clalgo::detail::CompactionKernel<cl_uint> kernel(own, spec);
+    EXPECT_NE(kernel.source().find("clalgo_kept_word"), std::string::npos) << "not the chained compaction";
+    EXPECT_NE(kernel.source().find("#define CLALGO_HELD_WORDS 4096"), std::string::npos);
+    const std::size_t units = own.info().compute_units;
+    if (units > 4) GTEST_SKIP() << "blocks of 300,007 items need 4 x 300,007 items a compute unit; this device has " << units;
+    const std::size_t n = 4 * units * 300007 + 17;
     const auto host = clalgo_test::random_values<std::int32_t>(n, 43);
     const auto input = clalgo::to_device(own_queue, host);
     for (const auto& [kept, chosen] : thresholds(host)) {

@@ -3,10 +3,11 @@
 //   compaction_ballot (NVIDIA): no values go through local memory: each warp takes one ballot per row of the
 //     tile, the group scans the rows' counts, the tiles find their offsets by decoupled look-back. Appended to
 //     scan_tile.cl.hpp's text and scan_look_back.cl.hpp's; same parameters as the single-pass kernel.
-//   compaction_chained (CPUs): the chained scan's blocks (scan_chained.cl.hpp), whose second pass tests 64 items
-//     into a word of bits, branch-free, then visits only the set bits: no branch a coin-toss predicate mispredicts
-//     item by item. Appended where scan_chained would be (after scan_chain_prefix); the same kernel name and
-//     parameters.
+//   compaction_chained (CPUs): the chained scan's blocks (scan_chained.cl.hpp); its first pass tests a block's
+//     items 64 to a word of bits, branch-free, and counts them; after the look-back its second pass visits only
+//     the set bits: no branch a coin-toss predicate mispredicts item by item. Appended where scan_chained would be
+//     (after scan_chain_prefix); the same kernel name and parameters. Needs CLALGO_HELD_WORDS (the words of bits
+//     a work-item holds between the passes).
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -133,8 +134,9 @@ inline constexpr const char* compaction_chained = R"CLC(
 #else
 #define CLALGO_LOWEST_BIT(word) (63 - clz((word) & (~(word) + 1)))
 #endif
-/* the first words of a block's bits are kept between its two passes; any beyond are tested again */
-#define CLALGO_HELD_WORDS 1024
+/* the first CLALGO_HELD_WORDS words of a block's bits are held between its two passes; any beyond are tested
+   again */
+#define CLALGO_HELD_WORDS ${held_words}
 
 /* bit b set where the item at clalgo_word + b (b < clalgo_items) is kept */
 inline ulong clalgo_kept_word(const long clalgo_word, const uint clalgo_items, const long clalgo_start,
@@ -192,7 +194,9 @@ void ${name}_chained(
             if (clalgo_step == 1) {
                 const long clalgo_first_i = clalgo_start + clalgo_word;
                 while (clalgo_kept != 0) {
-                    const long i = clalgo_first_i + (long)CLALGO_LOWEST_BIT(clalgo_kept);
+                    const uint clalgo_b = (uint)CLALGO_LOWEST_BIT(clalgo_kept);
+                    const long clalgo_k = clalgo_word + clalgo_b;
+                    const long i = clalgo_first_i + clalgo_b;
                     clalgo_kept &= clalgo_kept - 1;
                     ${kept_fetches}
                     ${kept_statement}
@@ -200,7 +204,8 @@ void ${name}_chained(
                 }
             } else {
                 while (clalgo_kept != 0) {
-                    const long i = clalgo_start + (clalgo_word + (long)CLALGO_LOWEST_BIT(clalgo_kept)) * clalgo_step;
+                    const long clalgo_k = clalgo_word + (long)CLALGO_LOWEST_BIT(clalgo_kept);
+                    const long i = clalgo_start + clalgo_k * clalgo_step;
                     clalgo_kept &= clalgo_kept - 1;
                     ${kept_fetches}
                     ${kept_statement}

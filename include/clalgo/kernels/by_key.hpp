@@ -172,7 +172,7 @@ private:
                                  "}";
         ScanStages stages;
         stages.item_statement = library_text("if (item != prev_item) {\n" + keep + "\n}");
-        stages.kept_statement = library_text(keep);  // NVIDIA counts run starts by warp ballots
+        stages.kept_statement = library_text(keep);  // run starts counted by warp ballots (NVIDIA), words of bits (CPUs)
         stages.total_statement = library_text("*count = (long)clalgo_last_item;");
         stages.needs_launch_at_zero = true;
         stages.without_total = true;

@@ -1,7 +1,8 @@
 // Stream compaction, the kernel under copy_if, remove_if, partition and unique: a scan of 0/1 "keep" flags
 // composed with the writes of the kept items (and, for a partition, of the rejected ones). The kernel writes
 // its own argument list and statements, so it knows, without reading the user's text, that its scan is a sum
-// of 0/1 flags: where the policy allows (NVIDIA), kept items are counted by warp ballots (compaction.cl.hpp).
+// of 0/1 flags: kept items are counted by warp ballots on NVIDIA and by words of bits on CPUs (compaction.cl.hpp;
+// a partition, which places the rejected items too, keeps the scan's own statements).
 //   detail::CompactionSpec spec;  spec.value_type = "int";  spec.keep = "ary[i] > 0";  spec.array_input = true;
 //   const detail::CompactionKernel<cl_uint> kernel(ctx, spec);
 //   kernel.enqueue(q, std::nullopt, {bind(in), bind(out), bind(count), bind(cl_long(capacity))}, {});

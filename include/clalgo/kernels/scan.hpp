@@ -171,7 +171,7 @@ public:
                 on.first_kernel = options_.name + (plan.ballot_compaction ? "_compact" : "_single_pass");
             } else if (plan.algorithm == ScanAlgorithm::chained) {
                 pattern += detail::cl_source::scan_look_back;
-                pattern += detail::cl_source::scan_blocks;
+                if (!ballot_compaction) pattern += detail::cl_source::scan_blocks;  // the compaction folds by bits
                 pattern += detail::cl_source::scan_chain_prefix;
                 pattern += ballot_compaction ? detail::cl_source::compaction_chained : detail::cl_source::scan_chained;
                 on.first_kernel = options_.name + "_chained";
@@ -188,6 +188,9 @@ public:
                 {"value_type", detail::library_text(value_type_)},
                 {"group_size", detail::library_text(std::to_string(plan.group_size))},
                 {"items_per_thread", detail::library_text(std::to_string(plan.items))},
+                // the chained compaction holds a block's bits (one word a 64 items), up to 32 KiB a work-item
+                {"held_words", detail::library_text(std::to_string(
+                                   std::clamp<std::size_t>((plan.block_items + 63) / 64, 1, 4096)))},
                 {"segmented", detail::library_text(segmented_ ? "1" : "0")},
                 {"warp_shuffle", detail::library_text(plan.warp_shuffle ? "1" : "0")},
                 {"nvidia", detail::library_text(plan.device_fence_ptx ? "1" : "0")},

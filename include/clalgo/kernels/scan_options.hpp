@@ -86,7 +86,8 @@ struct ScanStages {
     Fill item_statement;   ///< at every item, before the output statement: sees i, clalgo_k, item, prev_item
     Fill total_statement;  ///< once, by the work-item that holds the total: sees clalgo_last_item (also at n = 0)
     /// For a scan that sums 0/1 inputs and has no output statement: what to do with an item whose input is 1,
-    /// at its place `long prev_item`. Set, it lets NVIDIA count kept items by ballots (compaction.cl.hpp).
+    /// at its place `long prev_item` (it also sees i and clalgo_k). Set, it lets NVIDIA count kept items by
+    /// ballots and CPUs by words of bits (compaction.cl.hpp).
     Fill kept_statement;
     bool needs_launch_at_zero = false;  ///< the total statement must run even for n = 0
     /// The kernel built on the scan never asks for the scan's total (GenericScanKernel::with_total): its kernels
