@@ -174,7 +174,7 @@ TEST(CopyIf, EveryScanAlgorithmKeepsOrderAndCount) {
     }
 }
 
-TEST(CopyIf, ChainedBlocksBeyondTheBitsAWorkItemHoldsKeepEveryItem) {
+TEST(CopyIf, ChainedBlocksBeyondTheBitsAWorkItemHoldsKeepAndPartitionEveryItem) {
     // The chained compaction holds the kept bits of a block's first 4,096 x 64 = 262,144 items between its two
     // passes and tests any further items again. Blocks of 300,007 items cross that bound where each work-item
     // (one a compute unit) gets four of them: a context of its own builds the kernels under the variable.
@@ -200,6 +200,20 @@ TEST(CopyIf, ChainedBlocksBeyondTheBitsAWorkItemHoldsKeepEveryItem) {
         const auto result = clalgo::copy_if(own_queue, input, "ary[i] < threshold", with_threshold(chosen, ScanAlgorithm::chained));
         ASSERT_EQ(result.count.get(own_queue), std::int64_t(expected.size()));
         EXPECT_TRUE(equal_vectors(result.values.view(0, expected.size()).to_host(own_queue), expected));
+    }
+    // a partition: the kept items, then the rejected ones (the clear bits), each in order
+    spec.placement = clalgo::detail::Placement::kept_and_rejected;
+    const clalgo::detail::CompactionKernel<cl_uint> partition_kernel(own, spec);
+    EXPECT_NE(partition_kernel.source().find("#define CLALGO_PLACES_REJECTED 1"), std::string::npos);
+    {
+        const auto threshold = thresholds(host)[1].second;
+        std::vector<std::int32_t> expected = host;
+        const auto middle = std::stable_partition(expected.begin(), expected.end(), [&](std::int32_t v) { return v < threshold; });
+        const std::size_t kept = static_cast<std::size_t>(middle - expected.begin());
+        const auto parts = clalgo::partition(own_queue, input, "ary[i] < threshold", with_threshold(threshold, ScanAlgorithm::chained));
+        ASSERT_EQ(parts.count.get(own_queue), std::int64_t(kept));
+        EXPECT_TRUE(equal_vectors(parts.kept.view(0, kept).to_host(own_queue), std::vector<std::int32_t>(expected.begin(), middle)));
+        EXPECT_TRUE(equal_vectors(parts.rejected.view(0, n - kept).to_host(own_queue), std::vector<std::int32_t>(middle, expected.end())));
     }
     // over a range of step 3: the kept indices
     const auto indices = clalgo::range(5, 5 + 3 * std::int64_t(n), 3);

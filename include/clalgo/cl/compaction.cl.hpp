@@ -7,7 +7,8 @@
 //     items 64 to a word of bits, branch-free, and counts them; after the look-back its second pass visits only
 //     the set bits: no branch a coin-toss predicate mispredicts item by item. Appended where scan_chained would be
 //     (after scan_chain_prefix); the same kernel name and parameters. Needs CLALGO_HELD_WORDS (the words of bits
-//     a work-item holds between the passes).
+//     a work-item holds between the passes). A partition visits the clear bits too (`rejected_statement`, which
+//     sees i, clalgo_k and `long prev_item`, the kept items before it).
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -137,6 +138,8 @@ inline constexpr const char* compaction_chained = R"CLC(
 /* the first CLALGO_HELD_WORDS words of a block's bits are held between its two passes; any beyond are tested
    again */
 #define CLALGO_HELD_WORDS ${held_words}
+/* a partition: the rejected items are placed too (rejected_statement) */
+#define CLALGO_PLACES_REJECTED ${places_rejected}
 
 /* bit b set where the item at clalgo_word + b (b < clalgo_items) is kept */
 inline ulong clalgo_kept_word(const long clalgo_word, const uint clalgo_items, const long clalgo_start,
@@ -185,10 +188,25 @@ void ${name}_chained(
         long prev_item = (long)clalgo_before;
         for (long clalgo_word = clalgo_first; clalgo_word < clalgo_last; clalgo_word += 64) {
             const long clalgo_w = (clalgo_word - clalgo_first) >> 6;
-            ulong clalgo_kept = clalgo_w < CLALGO_HELD_WORDS
-                                    ? clalgo_held[clalgo_w]
-                                    : clalgo_kept_word(clalgo_word, (uint)min(64l, clalgo_last - clalgo_word), clalgo_start,
-                                                       clalgo_step, n${function_arguments});
+            const uint clalgo_items = (uint)min(64l, clalgo_last - clalgo_word);
+            const ulong clalgo_bits = clalgo_w < CLALGO_HELD_WORDS
+                                          ? clalgo_held[clalgo_w]
+                                          : clalgo_kept_word(clalgo_word, clalgo_items, clalgo_start, clalgo_step, n${function_arguments});
+#if CLALGO_PLACES_REJECTED
+            /* the rejected items (the clear bits), each after the kept items before it: prev_item counts those */
+            const long clalgo_word_prev = prev_item;
+            ulong clalgo_rejected = ~clalgo_bits & (clalgo_items == 64 ? ~0ul : (1ul << clalgo_items) - 1ul);
+            while (clalgo_rejected != 0) {
+                const uint clalgo_b = (uint)CLALGO_LOWEST_BIT(clalgo_rejected);
+                clalgo_rejected &= clalgo_rejected - 1;
+                const long clalgo_k = clalgo_word + clalgo_b;
+                const long i = clalgo_start + clalgo_k * clalgo_step;
+                const long prev_item = clalgo_word_prev + (long)popcount(clalgo_bits & ((1ul << clalgo_b) - 1ul));
+                ${kept_fetches}
+                ${rejected_statement}
+            }
+#endif
+            ulong clalgo_kept = clalgo_bits;
             /* the set bits, lowest first: the kept items in order (a loop of its own where the items are
                consecutive, which spares a multiplication an item) */
             if (clalgo_step == 1) {

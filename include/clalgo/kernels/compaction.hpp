@@ -1,8 +1,8 @@
 // Stream compaction, the kernel under copy_if, remove_if, partition and unique: a scan of 0/1 "keep" flags
 // composed with the writes of the kept items (and, for a partition, of the rejected ones). The kernel writes
 // its own argument list and statements, so it knows, without reading the user's text, that its scan is a sum
-// of 0/1 flags: kept items are counted by warp ballots on NVIDIA and by words of bits on CPUs (compaction.cl.hpp;
-// a partition, which places the rejected items too, keeps the scan's own statements).
+// of 0/1 flags: kept items are counted by warp ballots on NVIDIA (not for a partition, which places the rejected
+// items too) and by words of bits on CPUs (compaction.cl.hpp).
 //   detail::CompactionSpec spec;  spec.value_type = "int";  spec.keep = "ary[i] > 0";  spec.array_input = true;
 //   const detail::CompactionKernel<cl_uint> kernel(ctx, spec);
 //   kernel.enqueue(q, std::nullopt, {bind(in), bind(out), bind(count), bind(cl_long(capacity))}, {});
@@ -131,9 +131,11 @@ private:
             stages.item_statement = text("if (item != prev_item) {\n    " + keep_it + "\n}");
             stages.kept_statement = text(keep_it);
         } else {
-            stages.item_statement = text("if (item != prev_item) {\n    " + keep_it +
-                                         "\n} else if (clalgo_k - (long)prev_item < selection_capacity) {\n"
-                                         "    rejected[clalgo_k - (long)prev_item] = " + value + ";\n}");
+            const std::string reject_it = "if (clalgo_k - (long)prev_item < selection_capacity)\n"
+                                          "    rejected[clalgo_k - (long)prev_item] = " + value + ";";
+            stages.item_statement = text("if (item != prev_item) {\n    " + keep_it + "\n} else {\n    " + reject_it + "\n}");
+            stages.kept_statement = text(keep_it);
+            stages.rejected_statement = text(reject_it);
         }
         stages.total_statement = library_text("*selected_count = (long)clalgo_last_item;");
         stages.needs_launch_at_zero = true;

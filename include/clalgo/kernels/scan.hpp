@@ -125,7 +125,7 @@ public:
         {
             std::vector<std::string> code{input_expr, output_statement, options_.is_segment_start_expr,
                                           options_.preamble, stages.item_statement.text, stages.total_statement.text,
-                                          stages.kept_statement.text};
+                                          stages.kept_statement.text, stages.rejected_statement.text};
             // an input fetch reads its argument at i (or i - 1, kept within the call's indices)
             for (const auto& fetch : options_.input_fetch_exprs) code.push_back(fetch.argument + "[i]");
             indexed_ = detail::indexed_by_launch_index(declarations_, code);
@@ -133,9 +133,11 @@ public:
         }
         // the ballot path (and the chained one's bit words) count 0/1 inputs: only for a compaction that says so
         // and nothing else
-        const bool ballot_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
+        const bool bits_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
                                        !segmented_ && stages.value_type.empty() && std::is_integral_v<T> &&
                                        (sizeof(T) == 4 || sizeof(T) == 8);
+        // NVIDIA's ballots place kept items only; CPUs' words of bits place rejected ones too (partition)
+        const bool ballot_compaction = bits_compaction && stages.rejected_statement.text.empty();
 
         std::string function_parameters, function_arguments;
         for (const auto& declaration : declarations_) {
@@ -171,9 +173,9 @@ public:
                 on.first_kernel = options_.name + (plan.ballot_compaction ? "_compact" : "_single_pass");
             } else if (plan.algorithm == ScanAlgorithm::chained) {
                 pattern += detail::cl_source::scan_look_back;
-                if (!ballot_compaction) pattern += detail::cl_source::scan_blocks;  // the compaction folds by bits
+                if (!bits_compaction) pattern += detail::cl_source::scan_blocks;  // the compaction folds by bits
                 pattern += detail::cl_source::scan_chain_prefix;
-                pattern += ballot_compaction ? detail::cl_source::compaction_chained : detail::cl_source::scan_chained;
+                pattern += bits_compaction ? detail::cl_source::compaction_chained : detail::cl_source::scan_chained;
                 on.first_kernel = options_.name + "_chained";
             } else {
                 const bool tiled = plan.algorithm == ScanAlgorithm::reduce_then_scan;
@@ -211,6 +213,8 @@ public:
                 {"item_statement", stages.item_statement},
                 {"total_statement", stages.total_statement},
                 {"kept_statement", stages.kept_statement},
+                {"rejected_statement", stages.rejected_statement},
+                {"places_rejected", detail::library_text(stages.rejected_statement.text.empty() ? "0" : "1")},
                 {"warp_shuffle_functions", detail::library_text(detail::cl_source::warp_shuffle)},
                 {"function_parameters", detail::library_text(function_parameters)},
                 {"function_arguments", detail::library_text(function_arguments)},

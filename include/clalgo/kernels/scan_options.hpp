@@ -89,6 +89,10 @@ struct ScanStages {
     /// at its place `long prev_item` (it also sees i and clalgo_k). Set, it lets NVIDIA count kept items by
     /// ballots and CPUs by words of bits (compaction.cl.hpp).
     Fill kept_statement;
+    /// With kept_statement, for a compaction that places the items whose input is 0 too (partition): what to do
+    /// with such an item, which sees i, clalgo_k and `long prev_item` (the kept items before it). CPUs visit them
+    /// by words of bits; NVIDIA's ballots do not (kernels/scan.hpp).
+    Fill rejected_statement;
     bool needs_launch_at_zero = false;  ///< the total statement must run even for n = 0
     /// The kernel built on the scan never asks for the scan's total (GenericScanKernel::with_total): its kernels
     /// then take no parameter for it, one argument fewer per launch.
