@@ -7,6 +7,8 @@
 // predicted right, which makes a sequential std::copy_if several times faster on a CPU than on random data.
 // Bytes per run: the input read once and the kept values written once ((n + kept) x 4 bytes); the count and the
 // scan's own scratch traffic are not counted. Items per run: n, the items tested.
+// partition beside them (clalgo::partition, allocating, against std::partition_copy into two arrays): every item
+// read once and written once (8n bytes).
 #include "bench_support.hpp"
 
 #include <algorithm>
@@ -95,6 +97,29 @@ void register_size(const Data& data, std::int64_t n, bool allocating_form) {
         });
     }
 
+    clalgo_bench::register_device("copy_if/clalgo_partition_even_int32" + data.suffix + size, [data, n](benchmark::State& state) {
+        const auto& x = data.input(n);
+        {
+            const auto parts = clalgo::partition(queue(), x.device, keep_even);
+            const auto& want = expected(data, n);
+            std::vector<std::int32_t> odd;
+            std::copy_if(x.host.begin(), x.host.end(), std::back_inserter(odd), [](std::int32_t v) { return !is_even(v); });
+            if (!check(state, is_kept(data, parts.kept, parts.count.get(queue()), n) &&
+                                  parts.rejected.view(0, odd.size()).to_host(queue()) == odd && want.size() + odd.size() == x.host.size(),
+                       "wrong partition"))
+                return;
+        }
+        clalgo_bench::time_device(state, [&] { benchmark::DoNotOptimize(clalgo::partition(queue(), x.device, keep_even)); });
+        clalgo_bench::set_processed(state, n, n * 8);
+    });
+
+    clalgo_bench::register_host("copy_if/std_partition_copy_seq" + data.suffix + size, [data, n](benchmark::State& state) {
+        const auto& x = data.input(n).host;
+        std::vector<std::int32_t> kept(n), rejected(n);
+        clalgo_bench::time_host(state, [&] { return std::partition_copy(x.begin(), x.end(), kept.begin(), rejected.begin(), is_even); });
+        clalgo_bench::set_processed(state, n, n * 8);
+    });
+
     clalgo_bench::register_host("copy_if/std_copy_if_seq" + data.suffix + size, [data, n](benchmark::State& state) {
         const auto& x = data.input(n).host;
         std::vector<std::int32_t> output(n);
@@ -110,6 +135,15 @@ void register_size(const Data& data, std::int64_t n, bool allocating_form) {
             return std::copy_if(std::execution::par, x.begin(), x.end(), output.begin(), is_even);
         });
         set_processed(state, data, n);
+    });
+
+    clalgo_bench::register_host("copy_if/std_partition_copy_par" + data.suffix + size, [data, n](benchmark::State& state) {
+        const auto& x = data.input(n).host;
+        std::vector<std::int32_t> kept(n), rejected(n);
+        clalgo_bench::time_host(state, [&] {
+            return std::partition_copy(std::execution::par, x.begin(), x.end(), kept.begin(), rejected.begin(), is_even);
+        });
+        clalgo_bench::set_processed(state, n, n * 8);
     });
 #endif
 }

@@ -193,15 +193,16 @@ void ${name}_chained(
                                           ? clalgo_held[clalgo_w]
                                           : clalgo_kept_word(clalgo_word, clalgo_items, clalgo_start, clalgo_step, n${function_arguments});
 #if CLALGO_PLACES_REJECTED
-            /* the rejected items (the clear bits), each after the kept items before it: prev_item counts those */
-            const long clalgo_word_prev = prev_item;
+            /* the rejected items (the clear bits): prev_item, the kept items before one, is its position less the
+               rejected ones before it */
+            long clalgo_rejected_before = clalgo_word - prev_item;
             ulong clalgo_rejected = ~clalgo_bits & (clalgo_items == 64 ? ~0ul : (1ul << clalgo_items) - 1ul);
             while (clalgo_rejected != 0) {
                 const uint clalgo_b = (uint)CLALGO_LOWEST_BIT(clalgo_rejected);
                 clalgo_rejected &= clalgo_rejected - 1;
                 const long clalgo_k = clalgo_word + clalgo_b;
                 const long i = clalgo_start + clalgo_k * clalgo_step;
-                const long prev_item = clalgo_word_prev + (long)popcount(clalgo_bits & ((1ul << clalgo_b) - 1ul));
+                const long prev_item = clalgo_k - clalgo_rejected_before++;
                 ${kept_fetches}
                 ${rejected_statement}
             }
