@@ -161,14 +161,8 @@ void ${name}_chained(
 {
     ${chained_unpack}
     ulong clalgo_held[CLALGO_HELD_WORDS];
-    for (;;) {
-        /* blocks by ticket, as the chained scan takes them */
-        const uint clalgo_block = atomic_inc(clalgo_ticket);
-        if (clalgo_block >= clalgo_tiles) {
-            if (clalgo_block == clalgo_tiles + (uint)get_num_groups(0) - 1)
-                atomic_xchg(clalgo_ticket, 0u);
-            break;
-        }
+    uint clalgo_block;
+    while (clalgo_next_block(clalgo_ticket, clalgo_tiles, &clalgo_block)) {  /* as the chained scan takes them */
         const long clalgo_first = min((long)clalgo_block * clalgo_block_items, n);
         const long clalgo_last = min(clalgo_first + clalgo_block_items, n);
 

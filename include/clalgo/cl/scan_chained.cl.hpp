@@ -2,14 +2,26 @@
 // the next block of clalgo_block_items items by ticket, folds it (which brings it into the core's cache), finds
 // the total of the blocks before it by look-back over their status words (scan_look_back.cl.hpp's), and scans the
 // block again from the cache: the input comes from memory once, where the serial algorithm reads it twice.
-// scan_chain_prefix (the look-back of a block) is appended to scan_tile.cl.hpp's text (the user's functions),
-// scan_look_back.cl.hpp's (the status words) and scan_serial.cl.hpp's scan_blocks (a block's fold and scan);
-// then scan_chained, the kernel (or compaction.cl.hpp's compaction_chained, a compaction's).
+// scan_chain_prefix (blocks by ticket, and a block's look-back) is appended to scan_tile.cl.hpp's text (the
+// user's functions), scan_look_back.cl.hpp's (the status words) and scan_serial.cl.hpp's scan_blocks (a block's
+// fold and scan); then scan_chained, the kernel (or compaction.cl.hpp's compaction_chained, a compaction's).
 #pragma once
 
 namespace clalgo::detail::cl_source {
 
 inline constexpr const char* scan_chain_prefix = R"CLC(
+/* The next block, by ticket, in *block; false once every block is taken. Every work-item takes one ticket past
+   the last block and stops; the last of those leaves the counter at 0, ready for the next call. */
+inline bool clalgo_next_block(__global uint *ticket, const uint blocks, uint *block)
+{
+    *block = atomic_inc(ticket);
+    if (*block < blocks)
+        return true;
+    if (*block == blocks + (uint)get_num_groups(0) - 1)
+        atomic_xchg(ticket, 0u);
+    return false;
+}
+
 /* The scan of everything before `block`, once the blocks before it have published: publishes the block's own
    total, combines the totals of the blocks before it, nearest first, until one that holds its inclusive prefix,
    and publishes the block's inclusive prefix. Block 0 starts from `first_prefix` (the carry-in). Blocks are taken
@@ -48,15 +60,8 @@ void ${name}_chained(
     ${signature}${parameters})
 {
     ${chained_unpack}
-    for (;;) {
-        /* every work-item takes one ticket past the last block and stops; the last of those leaves the counter
-           at 0, ready for the next call */
-        const uint clalgo_block = atomic_inc(clalgo_ticket);
-        if (clalgo_block >= clalgo_tiles) {
-            if (clalgo_block == clalgo_tiles + (uint)get_num_groups(0) - 1)
-                atomic_xchg(clalgo_ticket, 0u);
-            break;
-        }
+    uint clalgo_block;
+    while (clalgo_next_block(clalgo_ticket, clalgo_tiles, &clalgo_block)) {
         const long clalgo_first = min((long)clalgo_block * clalgo_block_items, n);
         const long clalgo_last = min(clalgo_first + clalgo_block_items, n);
 
