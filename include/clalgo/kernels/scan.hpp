@@ -134,8 +134,8 @@ public:
         // the ballot path (and the chained one's bit words) count 0/1 inputs: only for a compaction that says so
         // and nothing else
         const bool bits_compaction = !stages.kept_statement.text.empty() && detail::trim(output_statement).empty() &&
-                                       !segmented_ && stages.value_type.empty() && std::is_integral_v<T> &&
-                                       (sizeof(T) == 4 || sizeof(T) == 8);
+                                     !segmented_ && stages.value_type.empty() && std::is_integral_v<T> &&
+                                     (sizeof(T) == 4 || sizeof(T) == 8);
         // NVIDIA's ballots place kept items only; CPUs' words of bits place rejected ones too (partition)
         const bool ballot_compaction = bits_compaction && stages.rejected_statement.text.empty();
 
