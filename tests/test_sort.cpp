@@ -395,8 +395,9 @@ TEST(Sort, OnesweepMovesValuesBothWaysThroughLocalMemoryOrByGathering) {
 
 TEST(Sort, OnesweepTilesOfOtherGroupsAndEitherGroupScanSortRight) {
     // CLALGO_SORT_GROUP (as a tuned group would): the passes, the tiers and the one-tile sorts with groups of 32 to
-    // 512, with the group scans by warp shuffles and in local memory (NVIDIA; elsewhere always in local memory)
-    for (const char* group : {"32", "128", "512"}) {
+    // 512, with the group scans by warp shuffles and in local memory (NVIDIA, where 96 and 384 are whole warps; elsewhere
+    // always in local memory, and groups round down to powers of two)
+    for (const char* group : {"32", "96", "128", "384", "512"}) {
         for (const char* shuffle : {"on", "off"}) {
             clalgo_test::ScopedVariable forced("CLALGO_SORT_GROUP", group);
             clalgo_test::ScopedVariable scan("CLALGO_SORT_SHUFFLE_SCAN", shuffle);
@@ -667,6 +668,31 @@ TEST(SortPolicy, EveryDeviceClassGetsAnAlgorithmThatFitsIt) {
     EXPECT_EQ(portable.algorithm, SortAlgorithm::onesweep);
     EXPECT_FALSE(portable.match_rank);
     EXPECT_LE(portable.local_bytes(8, 8), other.local_memory_bytes);
+}
+
+TEST(SortPolicy, NvidiaTakesGroupsOfWholeWarpsOthersPowersOfTwo) {
+    // the ballot ranking and the shuffle scans go a warp of 32 at a time: any number of whole warps on NVIDIA
+    using clalgo::DeviceClass;
+    clalgo_test::ScopedVariable forced("CLALGO_SORT_GROUP", "400");
+    const auto nvidia_info = clalgo::typical_device(DeviceClass::nvidia_gpu);
+    for (std::size_t value_size : {0, 4, 8}) {
+        const auto nvidia = clalgo::detail::radix_sort_policy(nvidia_info, 4, value_size, SortAlgorithm::onesweep);
+        EXPECT_EQ(nvidia.group_size, 384u) << value_size;
+        EXPECT_TRUE(nvidia.match_rank);
+        EXPECT_LE(nvidia.local_bytes(4, value_size), nvidia_info.local_memory_bytes);
+    }
+    auto other = clalgo::typical_device(DeviceClass::other_gpu);
+    other.has_int64_atomics = true;
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(other, 4, 0, SortAlgorithm::onesweep).group_size, 256u);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(clalgo::typical_device(DeviceClass::cpu), 4, 0, SortAlgorithm::onesweep)
+                  .group_size, 256u);
+    // where local memory runs short even at one key a work-item, whole warps are shed
+    clalgo_test::ScopedVariable wide("CLALGO_SORT_GROUP", "992");
+    auto small = nvidia_info;
+    small.local_memory_bytes = 16384;
+    const auto shrunk = clalgo::detail::radix_sort_policy(small, 8, 24, SortAlgorithm::onesweep);
+    EXPECT_EQ(shrunk.group_size % 32, 0u);
+    EXPECT_LE(shrunk.local_bytes(8, 24), small.local_memory_bytes);
 }
 
 TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {

@@ -161,8 +161,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (auto items = tuned.get("sort.items", 1, 32)) policy.items = static_cast<std::size_t>(*items);
     if (auto group = tuning_number("CLALGO_SORT_GROUP", 32, 1024)) policy.group_size = static_cast<std::size_t>(*group);
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
-    policy.group_size = power_of_two_at_most(std::min(policy.group_size, largest));
-    // NVIDIA: ballots rank a tile (rank_tile) and shuffles scan (scan_sums), a warp of 32 at a time
+    // NVIDIA ranks (rank_tile) and scans (scan_sums) a warp of 32 at a time, so any number of whole warps
+    // serves there (CUB's tiles are of 384); elsewhere a power of two
+    const std::size_t group = std::min(policy.group_size, largest);
+    policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
@@ -181,8 +183,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     while (policy.local_bytes(key_size, value_size) > budget && (policy.items > 1 || policy.group_size > 32)) {
         if (policy.items > 1)
             --policy.items;
-        else
-            policy.group_size /= 2;
+        else  // whole warps where the ranking takes them
+            policy.group_size = policy.match_rank ? std::max<std::size_t>(32, policy.group_size / 64 * 32) : policy.group_size / 2;
     }
     // tiers only of smaller tiles, each taking inputs of more than one (whole) tile
     std::vector<RadixTier> kept;
