@@ -416,6 +416,25 @@ TEST(Sort, OnesweepTilesOfOtherGroupsAndEitherGroupScanSortRight) {
     }
 }
 
+TEST(Sort, OnesweepPublishesEachTilesCountsBeforeOrAfterPlacingItsKeys) {
+    // CLALGO_SORT_EARLY_COUNTS: a tile's counts published as soon as they are counted (32-bit keys and narrower by
+    // default) or once its keys are placed (64-bit keys); the look-back adds up either
+    for (const char* early : {"1", "0"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SORT_EARLY_COUNTS", early);
+        clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::uint64_t, std::int64_t> wide_pairs(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::int16_t, std::int64_t> narrow_pairs(context(), SortAlgorithm::onesweep);
+        EXPECT_EQ(keys_only.source().find("#define CLALGO_EARLY_COUNTS 1") != std::string::npos, early[0] == '1');
+        for (std::size_t n : {std::size_t(1), keys_only.tile() + 1, 7 * keys_only.tile() + 5, std::size_t(50021)}) {
+            const std::string what = std::string("early counts ") + early + " n=" + std::to_string(n);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n), {}, what);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n + 1, 30), {true, 4, 28}, what + " bits 4-28");
+            check_pairs(wide_pairs, random_keys<std::uint64_t>(n, 3 * n + 2, 60), {}, what + " 64-bit pairs");
+            check_pairs(narrow_pairs, random_keys<std::int16_t>(n, 3 * n + 3), {true}, what + " 16-bit pairs");
+        }
+    }
+}
+
 TEST(Sort, OnesweepMovesSixtyFourBitKeysWholeOrInHalves) {
     // CLALGO_SORT_SPLIT_KEYS: 64-bit keys through local memory in two 32-bit halves (NVIDIA's default) or whole,
     // in the digit passes and in the one-tile sort, keys alone and with values
@@ -680,6 +699,8 @@ TEST(SortPolicy, NvidiaTakesGroupsOfWholeWarpsOthersPowersOfTwo) {
         EXPECT_EQ(nvidia.group_size, 384u) << value_size;
         EXPECT_TRUE(nvidia.match_rank);
         EXPECT_LE(nvidia.local_bytes(4, value_size), nvidia_info.local_memory_bytes);
+        EXPECT_TRUE(nvidia.early_counts);
+        EXPECT_FALSE(clalgo::detail::radix_sort_policy(nvidia_info, 8, value_size, SortAlgorithm::onesweep).early_counts);
     }
     auto other = clalgo::typical_device(DeviceClass::other_gpu);
     other.has_int64_atomics = true;

@@ -1,8 +1,9 @@
 // OpenCL C of the radix sort's onesweep algorithm (Adinets & Merrill 2022), for GPUs: one histogram pass counts
 // the digits of every position at once; then each digit is one kernel in which a work-group takes a tile (by
-// ticket, so it only ever waits on groups that have started), ranks its keys by the digit in local memory,
-// publishes its count of each digit and looks back across the tiles before it for theirs (decoupled look-back,
-// 256 digits at once), and writes its keys, in digit order, to their places. About 2n memory traffic per digit.
+// ticket, so it only ever waits on groups that have started), counts its keys of each digit and publishes the
+// counts (with CLALGO_EARLY_COUNTS before it places its keys: CUB's "early counts"), ranks its keys by the digit in
+// local memory, looks back across the tiles before it for their counts (decoupled look-back, 256 digits at once),
+// and writes its keys, in digit order, to their places. About 2n memory traffic per digit.
 // A look-back word is (call epoch << 42) | (kind << 40) | count: epochs make words of earlier passes read as
 // unpublished, so the status array is cleared only when it is new.
 // One region of local memory holds in turn the rank's counters, the tile's keys and its values (CUB's way:
@@ -24,6 +25,8 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
    keys as one of 32-bit keys */
 #define CLALGO_SPLIT_KEYS ${split_keys}
+/* each tile's counts published as soon as they are counted, before its keys are placed (CUB's "early counts") */
+#define CLALGO_EARLY_COUNTS ${early_counts}
 /* the group's scans by warp shuffles (NVIDIA's inline PTX) */
 #define CLALGO_SHUFFLE_SCAN ${shuffle_scan}
 #if ${nvidia}
@@ -113,6 +116,61 @@ void clalgo_radix_histogram(${histogram_signature})
         clalgo_histograms[k] = atom_xchg(&clalgo_sums[k], 0ul);
 }
 
+/* One work-item per digit publishes the tile's count of its digit: the first tile's as its inclusive sum, the
+   others' as aggregates that the tiles after it add up while it looks back */
+inline void clalgo_publish_counts(uint tile, uint valid, uint mask, uint epoch, __global ulong *status,
+                                  __local uint *tile_counts)
+{
+    const ulong tag = (ulong)epoch << CLALGO_EPOCH_SHIFT;
+    for (uint d = get_local_id(0); d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
+        const ulong count = tile_counts[d] - (d == mask ? CLALGO_TILE - valid : 0u);
+        atom_xchg((volatile __global ulong *)(status + (ulong)tile * CLALGO_RADIX + d),
+                  tag | ((tile == 0 ? CLALGO_INCLUSIVE : CLALGO_AGGREGATE) << CLALGO_KIND_SHIFT) | count);
+    }
+}
+
+/* One work-item per digit adds up the counts of the tiles before this one (their early counts, or their inclusive
+   sums where published) and publishes the inclusive sum; places[d] becomes where the tile's keys of digit d go,
+   less their place in the tile */
+inline void clalgo_look_back(uint tile, uint valid, uint mask, uint epoch, __global ulong *status,
+                             __local uint *tile_counts, __local ulong *tile_starts, __local ulong *places)
+{
+    const ulong tag = (ulong)epoch << CLALGO_EPOCH_SHIFT;
+    for (uint d = get_local_id(0); d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
+        const ulong count = tile_counts[d] - (d == mask ? CLALGO_TILE - valid : 0u);
+        ulong before = 0;
+        if (tile > 0) {
+            /* CLALGO_WINDOW predecessors read at once: a walk of one word at a time would let the tiles finish
+               only one per round trip to the L2 cache */
+            long nearest = (long)tile - 1;
+            for (;;) {
+                ulong words[CLALGO_WINDOW];
+#pragma unroll
+                for (uint w = 0; w < CLALGO_WINDOW; ++w)
+                    words[w] = nearest - (long)w >= 0
+                                   ? *(volatile __global ulong *)(status + (ulong)(nearest - (long)w) * CLALGO_RADIX + d)
+                                   : 0;
+                bool found = false;
+                uint taken = 0;
+#pragma unroll
+                for (uint w = 0; w < CLALGO_WINDOW; ++w) {
+                    if (found || taken < w || (uint)(words[w] >> CLALGO_EPOCH_SHIFT) != epoch)
+                        continue;  /* past the first word not yet published in this pass */
+                    before += words[w] & CLALGO_COUNT_MASK;
+                    found = ((words[w] >> CLALGO_KIND_SHIFT) & 3ul) == CLALGO_INCLUSIVE;
+                    taken = w + 1;
+                }
+                if (found)
+                    break;
+                nearest -= taken;
+            }
+            atom_xchg((volatile __global ulong *)(status + (ulong)tile * CLALGO_RADIX + d),
+                      tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | (before + count));
+        }
+        places[d] = places[d] + before - tile_starts[d];
+    }
+}
+
 /* A digit pass's scalars in one argument: NVIDIA's launch cost grows with the number of arguments */
 typedef struct {
     long n;
@@ -167,50 +225,19 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)  /* items past the end rank last */
         ranked[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, clalgo_shift, clalgo_mask) : clalgo_mask;
-    clalgo_rank_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
+    clalgo_count_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts);
 
-    /* one work-item per digit: publish the tile's count, add up the counts of the tiles before it */
-    const ulong tag = (ulong)clalgo_epoch << CLALGO_EPOCH_SHIFT;
-    for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
-        ulong count = tile_counts[d];
-        if (d == clalgo_mask)
-            count -= CLALGO_TILE - valid;
-        volatile __global ulong *mine = (volatile __global ulong *)(clalgo_status + (ulong)tile * CLALGO_RADIX + d);
-        ulong before = 0;
-        if (tile == 0) {
-            atom_xchg(mine, tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | count);
-        } else {
-            atom_xchg(mine, tag | (CLALGO_AGGREGATE << CLALGO_KIND_SHIFT) | count);
-            /* CLALGO_WINDOW predecessors read at once: a walk of one word at a time would let the tiles finish
-               only one per round trip to the L2 cache */
-            long nearest = (long)tile - 1;
-            for (;;) {
-                ulong words[CLALGO_WINDOW];
-#pragma unroll
-                for (uint w = 0; w < CLALGO_WINDOW; ++w)
-                    words[w] = nearest - (long)w >= 0
-                                   ? *(volatile __global ulong *)(clalgo_status + (ulong)(nearest - (long)w) * CLALGO_RADIX + d)
-                                   : 0;
-                bool found = false;
-                uint taken = 0;
-#pragma unroll
-                for (uint w = 0; w < CLALGO_WINDOW; ++w) {
-                    if (found || taken < w || (uint)(words[w] >> CLALGO_EPOCH_SHIFT) != clalgo_epoch)
-                        continue;  /* past the first word not yet published in this pass */
-                    before += words[w] & CLALGO_COUNT_MASK;
-                    found = ((words[w] >> CLALGO_KIND_SHIFT) & 3ul) == CLALGO_INCLUSIVE;
-                    taken = w + 1;
-                }
-                if (found)
-                    break;
-                nearest -= taken;
-            }
-            atom_xchg(mine, tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | (before + count));
-        }
-        places[d] = places[d] + before - tile_starts[d];
-    }
+#if CLALGO_EARLY_COUNTS
+    clalgo_publish_counts(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts);
+#endif
+    clalgo_place_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
+#if !CLALGO_EARLY_COUNTS
+    clalgo_publish_counts(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts);
+#endif
+    clalgo_look_back(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts, tile_starts, places);
 
-    /* the tile in digit order, then each key to its place: neighbouring work-items write neighbouring places */
+    /* the tile in digit order into local memory, then each key to its place: neighbouring work-items write
+       neighbouring places */
 #if CLALGO_SPLIT_KEYS
     /* the low halves in digit order first, taken back in place order; the high halves below */
     __local uint *tile_words = (__local uint *)exchange;

@@ -9,6 +9,9 @@
 // Both take each item's digit in ranked[j] and leave its place there (one register an item: digit and partial
 // place travel packed, as (place << 8) | digit), and fill tile_counts[d] (items of digit d in the tile) and
 // tile_starts[d] (their first place). `counters` is scratch of CLALGO_RANK_WORDS words, free again on return.
+// A ranking is two calls, so that the tile's counts can be published between them (onesweep's "early counts"):
+// clalgo_count_tile fills tile_counts (and ends with a barrier), clalgo_place_tile the places and tile_starts;
+// clalgo_rank_tile makes both.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -43,8 +46,8 @@ inline void clalgo_warp_sync(void)
     asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
 }
 
-inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
-                             __local ulong *tile_starts, __local ulong *sums)
+inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
+                              __local ulong *tile_starts)
 {
     const uint lid = get_local_id(0), lane = lid & 31;
     for (uint k = lid; k < CLALGO_RANK_WORDS; k += CLALGO_GROUP_SIZE)
@@ -75,6 +78,12 @@ inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint 
         tile_starts[d] = running;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+inline void clalgo_place_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
+                              __local ulong *tile_starts, __local ulong *sums)
+{
+    __local uint *mine = counters + (get_local_id(0) >> 5) * CLALGO_RADIX;
     clalgo_scan_digits(tile_starts, sums);
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
@@ -88,21 +97,28 @@ inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint 
 /* 16 counters per work-item, then the moved digits (uchar) and item numbers (ushort) and each item's place */
 #define CLALGO_RANK_WORDS (16 * CLALGO_GROUP_SIZE + (CLALGO_TILE + 3) / 4 + CLALGO_TILE)
 
-inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
-                             __local ulong *tile_starts, __local ulong *sums)
+inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
+                              __local ulong *tile_starts)
+{
+    for (uint d = get_local_id(0); d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE)
+        tile_counts[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        atomic_inc(&tile_counts[ranked[j]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+inline void clalgo_place_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
+                              __local ulong *tile_starts, __local ulong *sums)
 {
     const uint lid = get_local_id(0);
     __local uchar *moved_digits = (__local uchar *)(counters + 16 * CLALGO_GROUP_SIZE);
     __local ushort *moved_items = (__local ushort *)(counters + 16 * CLALGO_GROUP_SIZE + (CLALGO_TILE + 3) / 4);
     __local ushort *item_places = moved_items + CLALGO_TILE;
-    for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE)
-        tile_counts[d] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
     uint digit[CLALGO_ITEMS], item[CLALGO_ITEMS];
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
         digit[j] = ranked[j];
         item[j] = CLALGO_ITEM(j);
-        atomic_inc(&tile_counts[digit[j]]);
     }
     for (uint shift = 0; shift < 8; shift += 4) {
         uint counts[16];
@@ -152,6 +168,13 @@ inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint 
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 #endif
+
+inline void clalgo_rank_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
+                             __local ulong *tile_starts, __local ulong *sums)
+{
+    clalgo_count_tile(ranked, counters, tile_counts, tile_starts);
+    clalgo_place_tile(ranked, counters, tile_counts, tile_starts, sums);
+}
 )CLC";
 
 }  // namespace clalgo::detail::cl_source
