@@ -52,7 +52,8 @@ inline uint clalgo_digit(const clalgo_key_t key, const clalgo_bits_t flip, const
 }
 )CLC";
 
-/// Needs CLALGO_GROUP_SIZE (a power of two) and CLALGO_SHUFFLE_SCAN (1: NVIDIA, groups of whole warps).
+/// Needs CLALGO_GROUP_SIZE (whole warps of 32 with CLALGO_SHUFFLE_SCAN or the NVIDIA ranking, else a power of two)
+/// and CLALGO_SHUFFLE_SCAN (1: NVIDIA's warp shuffles).
 inline constexpr const char* radix_digit_scan = R"CLC(
 #define CLALGO_DIGITS_EACH ((CLALGO_RADIX + CLALGO_GROUP_SIZE - 1) / CLALGO_GROUP_SIZE)
 

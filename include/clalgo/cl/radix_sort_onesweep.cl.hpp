@@ -1,9 +1,10 @@
 // OpenCL C of the radix sort's onesweep algorithm (Adinets & Merrill 2022), for GPUs: one histogram pass counts
 // the digits of every position at once; then each digit is one kernel in which a work-group takes a tile (by
-// ticket, so it only ever waits on groups that have started), counts its keys of each digit and publishes the
-// counts (with CLALGO_EARLY_COUNTS before it places its keys: CUB's "early counts"), ranks its keys by the digit in
-// local memory, looks back across the tiles before it for their counts (decoupled look-back, 256 digits at once),
-// and writes its keys, in digit order, to their places. About 2n memory traffic per digit.
+// ticket, so it only ever waits on groups that have started), ranks its keys by the digit in local memory,
+// publishes its count of each digit (with CLALGO_EARLY_COUNTS once the digits are counted, before the group scans
+// the counts into the keys' places; CUB's "early counts" publish sooner still, from a histogram made before the
+// ranking), looks back across the tiles before it for their counts (decoupled look-back, 256 digits at once), and
+// writes its keys, in digit order, to their places. About 2n memory traffic per digit.
 // A look-back word is (call epoch << 42) | (kind << 40) | count: epochs make words of earlier passes read as
 // unpublished, so the status array is cleared only when it is new.
 // One region of local memory holds in turn the rank's counters, the tile's keys and its values (CUB's way:
@@ -25,7 +26,7 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
    keys as one of 32-bit keys */
 #define CLALGO_SPLIT_KEYS ${split_keys}
-/* each tile's counts published as soon as they are counted, before its keys are placed (CUB's "early counts") */
+/* each tile's counts published once they are counted, before the keys' places are computed (early counts) */
 #define CLALGO_EARLY_COUNTS ${early_counts}
 /* the group's scans by warp shuffles (NVIDIA's inline PTX) */
 #define CLALGO_SHUFFLE_SCAN ${shuffle_scan}

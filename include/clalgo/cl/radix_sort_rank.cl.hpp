@@ -8,10 +8,11 @@
 //     work-item.
 // Both take each item's digit in ranked[j] and leave its place there (one register an item: digit and partial
 // place travel packed, as (place << 8) | digit), and fill tile_counts[d] (items of digit d in the tile) and
-// tile_starts[d] (their first place). `counters` is scratch of CLALGO_RANK_WORDS words, free again on return.
-// A ranking is two calls, so that the tile's counts can be published between them (onesweep's "early counts"):
-// clalgo_count_tile fills tile_counts (and ends with a barrier), clalgo_place_tile the places and tile_starts;
-// clalgo_rank_tile makes both.
+// tile_starts[d] (their first place). `counters` is scratch of CLALGO_RANK_WORDS words, free again once the
+// ranking returns. A ranking is two calls, so that the tile's counts can be published between them (onesweep's
+// early counts): clalgo_count_tile fills tile_counts (and ends with a barrier; on NVIDIA it has run the ballots
+// already), clalgo_place_tile the places and tile_starts; between them `counters` and `ranked` carry the count's
+// partial results, so a caller leaves both alone. clalgo_rank_tile makes both calls.
 #pragma once
 
 namespace clalgo::detail::cl_source {

@@ -39,7 +39,6 @@ struct ByKeySpec {
         text += fold ? '1' : '0';
         text += static_cast<char>('0' + static_cast<int>(algorithm));
     }
-
 };
 
 }  // namespace clalgo::detail

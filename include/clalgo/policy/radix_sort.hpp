@@ -241,6 +241,7 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
     RadixSortPolicy shape = policy;
     shape.value_exchange = false;
     shape.early_values = false;
+    shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
