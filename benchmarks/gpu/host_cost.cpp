@@ -5,6 +5,7 @@
 // device. The scans and copy_if are timed with the device's own algorithm and with the single pass forced (the
 // one NVIDIA runs, whose launch PoCL's serial default does not show). Last, a trivial kernel of 1 to 20 arguments
 // launched straight through OpenCL: how the driver's launch cost grows with the number of arguments.
+// `host_cost --segmented` runs only segmented_floor (below), twice.
 // Build target host_cost; docs/performance.md quotes its output.
 #include <clalgo/clalgo.hpp>
 #include <algorithm>
@@ -282,7 +283,53 @@ __kernel void atomics(__global long *out, __global uint *counter) {
     run("atomics", 256, 256, [&](cl::Kernel& kernel) { kernel.setArg(0, buffer); kernel.setArg(1, counter); });
 }
 
-int main() {
+// segmented_reduce's call against its own kernel launched straight through OpenCL (arguments left as the call set
+// them), the same kernel as one work-group, and a trivial kernel: whether the call's cost back to back is clalgo's
+// host work, the driver's launch, or the kernel's time on the device.
+static void segmented_floor(const clalgo::Context& ctx, clalgo::Queue& q) {
+    cl::Program program(ctx.get(), raw_kernel_source(4));
+    program.build();
+    cl::Kernel trivial(program, "k4");
+    cl::Buffer buffer(ctx.get(), CL_MEM_READ_WRITE, 64);
+    trivial.setArg(0, buffer);
+    trivial.setArg(1, buffer);
+    trivial.setArg(2, cl_long(2));
+    trivial.setArg(3, buffer);
+    const clalgo::detail::SegmentedShape shape{"float", "a+b", "0", {}, "segmented_reduce"};
+    const auto& segmented = clalgo::detail::cached_segmented(ctx, shape);
+    const auto policy = clalgo::segmented_reduce_policy(q.info(), sizeof(float));
+    for (std::size_t n : {std::size_t(1) << 10, std::size_t(1) << 16, std::size_t(1) << 20}) {
+        ByKeyInputs in(q, n);
+        const std::int64_t segments = std::int64_t(n / 256);
+        const std::string size = " n=" + std::to_string(n);
+        measure(("segmented_reduce call" + size).c_str(), q,
+                [&] { clalgo::segmented_reduce(q, in.values, in.offsets, in.sums, "a+b", "0"); });
+        // the call just set the kernel's arguments for this input; the launch shape as enqueue computes it
+        cl::Kernel& kernel = segmented.program().on(q).kernel("segmented_reduce");
+        const std::int64_t teams = std::int64_t(policy.group_size / policy.team_size(std::int64_t(n) / segments + 1));
+        const std::size_t groups = std::size_t(std::max<std::int64_t>(
+            1, std::min<std::int64_t>((segments + teams - 1) / teams, std::int64_t(policy.max_groups))));
+        measure(("segmented kernel, raw launch, " + std::to_string(groups) + " groups" + size).c_str(), q, [&] {
+            q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * policy.group_size),
+                                         cl::NDRange(policy.group_size));
+        });
+        measure(("segmented kernel, raw launch, 1 group" + size).c_str(), q, [&] {
+            q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(policy.group_size), cl::NDRange(policy.group_size));
+        });
+        measure(("trivial 4-argument kernel, " + std::to_string(groups) + " groups").c_str(), q, [&] {
+            q.get().enqueueNDRangeKernel(trivial, cl::NullRange, cl::NDRange(groups * policy.group_size),
+                                         cl::NDRange(policy.group_size));
+        });
+    }
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "--segmented") {  // that section alone
+        auto ctx = clalgo::Context::default_context();
+        clalgo::Queue q(ctx);
+        for (int round = 0; round < 2; ++round) segmented_floor(ctx, q);
+        return 0;
+    }
     auto ctx = clalgo::Context::default_context();
     clalgo::Queue q(ctx);
     const bool cpu = q.info().is_cpu;
@@ -327,6 +374,8 @@ int main() {
         measure("histogram", q, [&] { clalgo::histogram(q, x, bins, {0, 256}); });
         measure("sort uint32 into", q, [&] { clalgo::sort(q, keys, out); }, cpu ? 100 : 2000);
     }
+    std::printf("segmented_reduce against its kernel's raw launch\n");
+    segmented_floor(ctx, q);
     std::printf("launch traits\n");
     launch_traits(ctx, q);
     std::printf("call parts\n");

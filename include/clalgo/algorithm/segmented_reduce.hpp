@@ -124,6 +124,9 @@ public:
         return launch(queue, kernel, groups * policy.group_size, policy.group_size, {}, shape_.name.c_str());
     }
 
+    /// The built program, for tools that time its kernel's launch alone (benchmarks/gpu/host_cost.cpp).
+    const KernelProgram& program() const noexcept { return program_; }
+
 private:
     Signature signature_{{"const clalgo_segmented_args_t", "clalgo_args"},
                          {"__global const long *", "clalgo_offsets"},

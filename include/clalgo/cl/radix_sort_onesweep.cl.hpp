@@ -117,6 +117,12 @@ void clalgo_radix_histogram(${histogram_signature})
         clalgo_histograms[k] = atom_xchg(&clalgo_sums[k], 0ul);
 }
 
+/* The tile's keys of digit d: its items past the end (the last tile's) were ranked as digit `mask` */
+inline ulong clalgo_tile_count(__local const uint *tile_counts, uint d, uint valid, uint mask)
+{
+    return tile_counts[d] - (d == mask ? CLALGO_TILE - valid : 0u);
+}
+
 /* One work-item per digit publishes the tile's count of its digit: the first tile's as its inclusive sum, the
    others' as aggregates that the tiles after it add up while it looks back */
 inline void clalgo_publish_counts(uint tile, uint valid, uint mask, uint epoch, __global ulong *status,
@@ -124,7 +130,7 @@ inline void clalgo_publish_counts(uint tile, uint valid, uint mask, uint epoch, 
 {
     const ulong tag = (ulong)epoch << CLALGO_EPOCH_SHIFT;
     for (uint d = get_local_id(0); d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
-        const ulong count = tile_counts[d] - (d == mask ? CLALGO_TILE - valid : 0u);
+        const ulong count = clalgo_tile_count(tile_counts, d, valid, mask);
         atom_xchg((volatile __global ulong *)(status + (ulong)tile * CLALGO_RADIX + d),
                   tag | ((tile == 0 ? CLALGO_INCLUSIVE : CLALGO_AGGREGATE) << CLALGO_KIND_SHIFT) | count);
     }
@@ -138,7 +144,7 @@ inline void clalgo_look_back(uint tile, uint valid, uint mask, uint epoch, __glo
 {
     const ulong tag = (ulong)epoch << CLALGO_EPOCH_SHIFT;
     for (uint d = get_local_id(0); d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
-        const ulong count = tile_counts[d] - (d == mask ? CLALGO_TILE - valid : 0u);
+        const ulong count = clalgo_tile_count(tile_counts, d, valid, mask);
         ulong before = 0;
         if (tile > 0) {
             /* CLALGO_WINDOW predecessors read at once: a walk of one word at a time would let the tiles finish

@@ -162,8 +162,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (auto items = tuned.get("sort.items", 1, 32)) policy.items = static_cast<std::size_t>(*items);
     if (auto group = tuning_number("CLALGO_SORT_GROUP", 32, 1024)) policy.group_size = static_cast<std::size_t>(*group);
     if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
-    // NVIDIA ranks (rank_tile) and scans (scan_sums) a warp of 32 at a time, so any number of whole warps
-    // serves there (CUB's tiles are of 384); elsewhere a power of two
+    // NVIDIA ranks (count_tile, place_tile) and scans (scan_sums) a warp of 32 at a time, so any number of whole
+    // warps serves there (CUB's tiles are of 384); elsewhere a power of two
     const std::size_t group = std::min(policy.group_size, largest);
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
