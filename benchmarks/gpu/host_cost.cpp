@@ -304,11 +304,9 @@ static void segmented_floor(const clalgo::Context& ctx, clalgo::Queue& q) {
         const std::string size = " n=" + std::to_string(n);
         measure(("segmented_reduce call" + size).c_str(), q,
                 [&] { clalgo::segmented_reduce(q, in.values, in.offsets, in.sums, "a+b", "0"); });
-        // the call just set the kernel's arguments for this input; the launch shape as enqueue computes it
+        // the call just set the kernel's arguments for this input; the launch shape as enqueue takes it
         cl::Kernel& kernel = segmented.program().on(q).kernel("segmented_reduce");
-        const std::int64_t teams = std::int64_t(policy.group_size / policy.team_size(std::int64_t(n) / segments + 1));
-        const std::size_t groups = std::size_t(std::max<std::int64_t>(
-            1, std::min<std::int64_t>((segments + teams - 1) / teams, std::int64_t(policy.max_groups))));
+        const std::size_t groups = policy.groups(segments, std::int64_t(n) / segments + 1);
         measure(("segmented kernel, raw launch, " + std::to_string(groups) + " groups" + size).c_str(), q, [&] {
             q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * policy.group_size),
                                          cl::NDRange(policy.group_size));

@@ -118,9 +118,7 @@ public:
             .set("clalgo_values", values)
             .set("clalgo_out", out)
             .done();
-        const std::int64_t teams = static_cast<std::int64_t>(policy.group_size / lanes);
-        const std::size_t groups = static_cast<std::size_t>(std::max<std::int64_t>(
-            1, std::min<std::int64_t>((segments + teams - 1) / teams, static_cast<std::int64_t>(policy.max_groups))));
+        const std::size_t groups = policy.groups(segments, average_length);
         return launch(queue, kernel, groups * policy.group_size, policy.group_size, {}, shape_.name.c_str());
     }
 

@@ -30,6 +30,14 @@ struct SegmentedReducePolicy {
         while (lanes * 2 <= group_size && static_cast<std::int64_t>(lanes * 2 * items) <= average_length) lanes *= 2;
         return lanes;
     }
+
+    /// Work-groups for `segments` segments of about `average_length` items: one team a segment, at most max_groups
+    /// (the teams then stride over the segments).
+    std::size_t groups(std::int64_t segments, std::int64_t average_length) const {
+        const std::int64_t teams = static_cast<std::int64_t>(group_size / team_size(average_length));
+        return static_cast<std::size_t>(std::max<std::int64_t>(
+            1, std::min<std::int64_t>((segments + teams - 1) / teams, static_cast<std::int64_t>(max_groups))));
+    }
 };
 
 /// CLALGO_SEGMENT_GROUP_SIZE (1 to 1024) overrides the work-group size, e.g. to run the GPU path on a CPU;
