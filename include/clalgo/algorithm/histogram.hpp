@@ -59,8 +59,7 @@ public:
                     HistogramOptions options = {})
         : declarations_(parse_arguments(arguments)), options_(std::move(options)),
           checked_(declarations_, options_.checked) {
-        if (!detail::is_identifier(options_.name))
-            throw std::invalid_argument("clalgo::HistogramKernel: '" + options_.name + "' is not a kernel name");
+        detail::check_kernel_name("clalgo::HistogramKernel", options_.name);
         detail::reject_reserved_names(declarations_, {"i", "n"}, "HistogramKernel '" + options_.name + "'");
         indexed_ = detail::indexed_by_launch_index(declarations_, {bin_expr, options_.preamble});
         std::vector<std::string> types;

@@ -89,8 +89,8 @@ public:
                        const std::string& arguments, ListOfListsOptions options = {})
         : lists_(std::move(lists)), declarations_(parse_arguments(arguments)), options_(std::move(options)),
           checked_(declarations_, options_.checked), signature_(parameters(lists_)), scan_(context, "a+b", "0") {
-        const std::string where = "clalgo::ListOfListsBuilder '" + options_.name + "'";
-        if (!detail::is_identifier(options_.name)) throw std::invalid_argument(where + ": not a kernel name");
+        const std::string where = "clalgo::ListOfListsBuilder " + detail::quoted_head(options_.name);
+        detail::check_kernel_name(where, options_.name);
         if (lists_.empty()) throw std::invalid_argument(where + ": no lists");
         detail::reject_reserved_names(declarations_, {"i", "n"}, where);
         indexed_ = detail::indexed_by_launch_index(declarations_, {generate, options_.preamble});
@@ -98,7 +98,10 @@ public:
         for (const auto& declaration : declarations_) types.push_back(declaration.type);
         std::string count_start, count_appends, count_end, count_total, write_start, write_appends, undefine;
         for (const auto& list : lists_) {
-            if (!detail::is_identifier(list.name)) throw std::invalid_argument(where + ": '" + list.name + "' is not a list name");
+            detail::check_name(where, "list name", list.name);
+            for (const auto& other : lists_)
+                if (&other != &list && other.name == list.name)
+                    throw std::invalid_argument(where + ": two lists are named '" + list.name + "'");
             const std::string type = detail::canonical_type_name(list.type);
             if (detail::type_size(type) == 0)
                 throw std::invalid_argument(where + ": list '" + list.name + "' has the unknown type '" + list.type + "'");

@@ -8,6 +8,7 @@
 // point) for min, its lowest for max, false for any_of, true for all_of, -1 for argmin and argmax.
 #pragma once
 
+#include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/algorithm/array_checks.hpp>
 #include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/core/array.hpp>
@@ -146,6 +147,7 @@ template <class Result, class T>
 const ReductionKernel<Result>& predicate_kernel(const Context& context, const char* name, const char* neutral,
                                                 const char* reduce, const std::string& predicate) {
     require_number<T>();
+    check_user_code(std::string(name).substr(7), "predicate", predicate);  // the call's name, after "clalgo_"
     return cached_reduction<Result>(context, reduction_text<Result>(name, "const " + type_name<T>() + " *x", neutral,
                                                                     reduce, "(" + predicate + ") ? 1 : 0"));
 }

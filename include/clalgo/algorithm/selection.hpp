@@ -8,6 +8,7 @@
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
@@ -34,7 +35,7 @@ class Argument {
 public:
     template <class V>
     Argument(std::string name, const V& value) : name_(std::move(name)), bound_(detail::bind(value)) {
-        if (!detail::is_identifier(name_)) throw std::invalid_argument("clalgo: '" + name_ + "' is not an argument name");
+        detail::check_name("clalgo::Argument", "argument name", name_);
     }
     /// Its declaration, as in a kernel's argument list ("int threshold", "const float *weights").
     std::string declaration() const {
@@ -109,7 +110,13 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
                     Placement placement, const std::string& run_equality, const SelectionOptions& options,
                     const std::string& name, std::int64_t capacity, const ArrayView<std::int64_t>& count,
                     const Outputs&... outputs) {
-    if (count.size() != 1) throw std::invalid_argument("clalgo: " + name + " needs a count of one element");
+    if (count.size() != 1)
+        throw std::invalid_argument("clalgo: " + name + ": 'count' has " + std::to_string(count.size()) +
+                                    " elements but must have one");
+    check_user_code(name, "predicate", keep);
+    check_user_code(name, "is_equal_expr", run_equality);
+    check_user_code(name, "value_expr", options.value_expr);
+    check_user_code(name, "preamble", options.preamble);
     const std::int64_t n = input.size();
     if (n == 0) return count.fill(queue, 0);
     CompactionSpec spec;

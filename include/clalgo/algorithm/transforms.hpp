@@ -8,6 +8,7 @@
 // same (in-order) queue, and for the host once it is read back. Calls with an output array return the event.
 #pragma once
 
+#include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/algorithm/array_checks.hpp>
 #include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/core/array.hpp>
@@ -263,6 +264,7 @@ template <class T, class U>
 Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<U>& out, const std::string& expression,
                 const WaitFor& wait = {}) {
     detail::require_same_size("transform", "out", out.size(), "x", x.size());
+    detail::check_user_code("transform", "expression", expression);
     const std::string to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_transform", "const " + type_name<T>() + " *x, " + to + " *out",
                               "out[i] = (" + to + ")(" + expression + ")")(queue, detail::all_indices(x.size()), x, out, wait);
@@ -274,6 +276,7 @@ Event transform(const Queue& queue, const ArrayView<T>& x, const ArrayView<V>& y
                 const std::string& expression, const WaitFor& wait = {}) {
     detail::require_same_size("transform", "y", y.size(), "x", x.size());
     detail::require_same_size("transform", "out", out.size(), "x", x.size());
+    detail::check_user_code("transform", "expression", expression);
     const std::string to = type_name<U>();
     return detail::cached_map(queue.context(), "clalgo_transform2",
                               "const " + type_name<T>() + " *x, const " + type_name<V>() + " *y, " + to + " *out",

@@ -11,12 +11,14 @@
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 #include <clalgo/core/types.hpp>
+#include <clalgo/codegen/names.hpp>
 #include <clalgo/codegen/scalar_conversion.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -48,12 +50,6 @@ inline std::string trim(const std::string& text) {
     return text.substr(begin, end - begin);
 }
 
-inline bool is_identifier(const std::string& text) {
-    if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) return false;
-    return std::all_of(text.begin(), text.end(),
-                       [](unsigned char c) { return std::isalnum(c) || c == '_'; });
-}
-
 /// Prefix of every identifier clalgo generates; user names may not start with it.
 inline constexpr const char* reserved_prefix = "clalgo_";
 
@@ -66,13 +62,17 @@ inline std::vector<ArgumentDeclaration> parse_arguments(const std::string& decla
     std::stringstream pieces(declarations);
     std::string piece;
     std::vector<std::string> all_pieces;
+    std::set<std::string> names;  // a set: a declaration of many arguments is checked in n log n
     while (std::getline(pieces, piece, ',')) all_pieces.push_back(piece);
     if (!declarations.empty() && declarations.back() == ',') all_pieces.push_back("");
     for (const auto& raw : all_pieces) {
         const std::string text = detail::trim(raw);
         auto fail = [&](const std::string& why) {
-            throw std::invalid_argument("clalgo: argument declaration \"" + text + "\" in \"" + declarations +
-                                        "\": " + why);
+            auto head = [](const std::string& quoted) {  // a declaration of megabytes is quoted by its head
+                return quoted.size() <= 200 ? quoted : quoted.substr(0, 200) + "...";
+            };
+            throw std::invalid_argument("clalgo: argument declaration \"" + head(text) + "\" in \"" +
+                                        head(declarations) + "\": " + why);
         };
         if (text.empty()) fail("an argument is empty (a stray comma?)");
         std::string spaced;
@@ -88,6 +88,8 @@ inline std::vector<ArgumentDeclaration> parse_arguments(const std::string& decla
         declaration.declared = text;
         declaration.name = tokens.back();
         tokens.pop_back();
+        if (declaration.name.size() > detail::max_name_length)
+            fail("the name is longer than " + std::to_string(detail::max_name_length) + " characters");
         if (!detail::is_identifier(declaration.name)) fail("'" + declaration.name + "' is not a name");
         if (declaration.name.rfind(detail::reserved_prefix, 0) == 0)
             fail("names starting with '" + std::string(detail::reserved_prefix) + "' are reserved for clalgo");
@@ -109,10 +111,10 @@ inline std::vector<ArgumentDeclaration> parse_arguments(const std::string& decla
                        token == "__private" || token == "private") {
                 fail("the address space '" + token + "' is not supported: arrays are __global");
             } else if (detail::is_identifier(token)) {
-                if (stars > 0) fail("unexpected '" + token + "' after '*'");
+                if (stars > 0) fail("unexpected " + detail::quoted_head(token) + " after '*'");
                 type_words.push_back(token);
             } else {
-                fail("unexpected '" + token + "'");
+                fail("unexpected " + detail::quoted_head(token));
             }
         }
         if (type_words.empty()) fail("expected a type and a name");
@@ -123,10 +125,9 @@ inline std::vector<ArgumentDeclaration> parse_arguments(const std::string& decla
         for (const auto& word : type_words) spelled += (spelled.empty() ? "" : " ") + word;
         declaration.type = detail::canonical_type_name(spelled);
         if (!detail::is_builtin_type_name(declaration.type) && !detail::StructRegistry::instance().find(declaration.type))
-            fail("unknown type '" + spelled +
-                 "' (use an OpenCL C scalar or vector type, or register a struct with clalgo::register_struct)");
-        for (const auto& other : parsed)
-            if (other.name == declaration.name) fail("the name '" + declaration.name + "' is declared twice");
+            fail("unknown type " + detail::quoted_head(spelled) +
+                 " (use an OpenCL C scalar or vector type, or register a struct with clalgo::register_struct)");
+        if (!names.insert(declaration.name).second) fail("the name '" + declaration.name + "' is declared twice");
         parsed.push_back(std::move(declaration));
     }
     return parsed;

@@ -20,7 +20,9 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clalgo::detail {
@@ -36,7 +38,10 @@ class Checked {
 public:
     /// On where `option` is, or where CLALGO_CHECKED is on.
     Checked(const std::vector<ArgumentDeclaration>& declarations, bool option)
-        : declarations_(declarations), on_(option || environment_flag("CLALGO_CHECKED")) {}
+        : declarations_(declarations), on_(option || environment_flag("CLALGO_CHECKED")) {
+        for (const auto& d : declarations_)
+            if (d.is_array) arrays_.insert(d.name);
+    }
 
     bool on() const noexcept { return on_; }
 
@@ -95,12 +100,6 @@ public:
 private:
     static bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-    bool is_array(const std::string& name) const {
-        for (const auto& d : declarations_)
-            if (d.is_array && d.name == name) return true;
-        return false;
-    }
-
     /// The end of the comment or literal that starts at `at`, or `at` where none does.
     static std::size_t skip_verbatim(const std::string& code, std::size_t at) {
         if (code.compare(at, 2, "//") == 0) {
@@ -119,10 +118,47 @@ private:
         return at;
     }
 
+    /// For each '[' or '(' of `code` outside comments and literals: where the bracket that brings the nesting back
+    /// to it lies (`close`, npos where none does) and whether a ',' lies directly inside it (`comma`).
+    static void match_brackets(const std::string& code, std::vector<std::size_t>& close, std::vector<bool>& comma) {
+        close.assign(code.size(), std::string::npos);
+        comma.assign(code.size(), false);
+        std::vector<std::size_t> open;
+        for (std::size_t k = 0; k < code.size();) {
+            if (const std::size_t end = skip_verbatim(code, k); end != k) {
+                k = end;
+                continue;
+            }
+            const char c = code[k];
+            if (c == '[' || c == '(') {
+                open.push_back(k);
+            } else if ((c == ']' || c == ')') && !open.empty()) {
+                close[open.back()] = k;
+                open.pop_back();
+            } else if (c == ',' && !open.empty()) {
+                comma[open.back()] = true;
+            }
+            ++k;
+        }
+    }
+
+    /// One pass, whatever the nesting (`a[b[c[i]]]`): the accesses being rewritten are a stack of the places
+    /// of their closing ']'.
     std::string rewrite(const std::string& code) const {
+        std::vector<std::size_t> close;
+        std::vector<bool> comma;
+        match_brackets(code, close, comma);
         std::string out;
+        out.reserve(code.size() + code.size() / 4);
+        std::vector<std::pair<std::size_t, bool>> open_accesses;  // (its ']', its index has a top-level comma)
         std::size_t at = 0;
         while (at < code.size()) {
+            if (!open_accesses.empty() && at == open_accesses.back().first) {
+                out += open_accesses.back().second ? "))" : ")";  // a comma's index was put in parentheses
+                open_accesses.pop_back();
+                ++at;
+                continue;
+            }
             if (const std::size_t end = skip_verbatim(code, at); end != at) {
                 out.append(code, at, end - at);
                 at = end;
@@ -146,53 +182,21 @@ private:
             const bool member = before > 0 && (out[before - 1] == '.' || (before > 1 && out.compare(before - 2, 2, "->") == 0));
             std::size_t open = end;
             while (open < code.size() && std::isspace(static_cast<unsigned char>(code[open]))) ++open;
-            std::size_t close = open;
-            if (!member && is_array(name) && open < code.size() && code[open] == '[') close = matching(code, open);
-            if (close == open || close == std::string::npos) {
+            if (member || !arrays_.count(name) || open >= code.size() || code[open] != '[' ||
+                close[open] == std::string::npos || code[close[open]] != ']') {
                 out += name;
                 at = end;
                 continue;
             }
-            const std::string index = rewrite(code.substr(open + 1, close - open - 1));
-            const bool comma = top_level_comma(index);
-            out += "clalgo_at_" + name + "(" + (comma ? "(" + index + ")" : index) + ")";
-            at = close + 1;
+            out += "clalgo_at_" + name + (comma[open] ? "((" : "(");
+            open_accesses.emplace_back(close[open], comma[open]);
+            at = open + 1;
         }
         return out;
     }
 
-    /// The `]` that closes the `[` at `open` (brackets and parentheses nested, comments and literals skipped).
-    static std::size_t matching(const std::string& code, std::size_t open) {
-        int depth = 0;
-        for (std::size_t k = open; k < code.size();) {
-            if (const std::size_t end = skip_verbatim(code, k); end != k) {
-                k = end;
-                continue;
-            }
-            if (code[k] == '[' || code[k] == '(') ++depth;
-            if (code[k] == ']' || code[k] == ')') --depth;
-            if (depth == 0) return code[k] == ']' ? k : std::string::npos;
-            ++k;
-        }
-        return std::string::npos;
-    }
-
-    static bool top_level_comma(const std::string& code) {
-        int depth = 0;
-        for (std::size_t k = 0; k < code.size();) {
-            if (const std::size_t end = skip_verbatim(code, k); end != k) {
-                k = end;
-                continue;
-            }
-            if (code[k] == '(' || code[k] == '[') ++depth;
-            if (code[k] == ')' || code[k] == ']') --depth;
-            if (code[k] == ',' && depth == 0) return true;
-            ++k;
-        }
-        return false;
-    }
-
     std::vector<ArgumentDeclaration> declarations_;
+    std::set<std::string> arrays_;  ///< the names of the array arguments
     bool on_ = false;
 };
 

@@ -9,6 +9,8 @@
 #include <clalgo/core/types.hpp>
 
 #include <cctype>
+#include <cstdint>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -73,6 +75,7 @@ inline KernelParameter read_parameter(const std::string& piece) {
     for (std::size_t k = 0; k < piece.size(); ++k) {
         if (piece.compare(k, 13, "__attribute__") == 0) {  // an attribute: skipped with its parentheses
             std::size_t at = piece.find('(', k);
+            if (at == std::string::npos) at = piece.size();  // none: the rest of the piece
             int depth = 0;
             for (; at < piece.size(); ++at) {
                 if (piece[at] == '(') ++depth;
@@ -121,6 +124,7 @@ inline KernelParameter read_parameter(const std::string& piece) {
 inline std::vector<KernelSignature> read_kernel_signatures(const std::string& source) {
     const std::string text = without_comments(source);
     std::vector<KernelSignature> kernels;
+    std::set<std::string> seen;  // a set: a source of many kernels is read in n log n
     auto is_word_at = [&](std::size_t at, const std::string& word) {
         return text.compare(at, word.size(), word) == 0 &&
                (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) &&
@@ -153,7 +157,14 @@ inline std::vector<KernelSignature> read_kernel_signatures(const std::string& so
                 if (text[open] == ')' && --depth == 0) break;
             }
         }
-        if (open == std::string::npos || open >= text.size() || !is_identifier(name)) continue;
+        // no '(' after it, or an attribute's parentheses never closed: no kernel can be read from here on
+        if (open == std::string::npos || open >= text.size()) break;
+        // a name that is not one: every `kernel` word up to this '(' comes to the same one, so the scan goes on
+        // from there (a text of many such words is read once)
+        if (!is_identifier(name)) {
+            at = open;
+            continue;
+        }
         int depth = 0;
         std::size_t close = open;
         for (; close < text.size(); ++close) {
@@ -165,9 +176,7 @@ inline std::vector<KernelSignature> read_kernel_signatures(const std::string& so
         const std::string list = trim(text.substr(open + 1, close - open - 1));
         if (!list.empty() && list != "void")
             for (const auto& piece : split_top_level(list, ',')) signature.parameters.push_back(read_parameter(piece));
-        bool seen = false;
-        for (const auto& kernel : kernels) seen = seen || kernel.name == name;
-        if (!seen) kernels.push_back(std::move(signature));
+        if (seen.insert(name).second) kernels.push_back(std::move(signature));
         at = close;
     }
     return kernels;

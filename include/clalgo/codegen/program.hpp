@@ -4,7 +4,9 @@
 // registered struct has the same layout on the device as in C++.
 #pragma once
 
+#include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/codegen/complex.hpp>
+#include <clalgo/codegen/names.hpp>
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -163,15 +165,22 @@ public:
                   BuildTime when = BuildTime::now)
         : owner_(context), state_(&context.state()),
           recipe_(std::make_shared<Recipe>(Recipe{options, std::move(label), kernel_names})) {
+        check_build_options("kernel " + quoted_head(recipe_->label.kernel_name), effective_options(options));
+        const bool build = !context.state().sources_only;  // a context for sources: generated, never built
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
             require_types_supported(info, types, recipe_->label.kernel_name);
-            verify_struct_layouts(context, device, types);
+            if (build) verify_struct_layouts(context, device, types);
             auto on = std::make_unique<OnDevice>();
             on->device = device;
             on->info = &info;
-            on->source = generate(info);
-            if (when == BuildTime::now) build(*on, context);
+            try {
+                on->source = generate(info);
+            } catch (const CodeShapeError& error) {
+                throw std::invalid_argument("clalgo: kernel " + quoted_head(recipe_->label.kernel_name) + ": " +
+                                            error.what());
+            }
+            if (when == BuildTime::now && build) this->build(*on, context);
             devices_.push_back(std::move(on));
         }
         if (when == BuildTime::now) recipe_.reset();
@@ -180,6 +189,7 @@ public:
     /// The program on the queue's device (built there now if its build waited for the first call); throws where
     /// the queue belongs to another context.
     OnDevice& on(const Queue& queue) const {
+        if (state_->sources_only) throw std::logic_error("clalgo: a kernel made on a context for sources cannot run");
         OnDevice& on = *devices_[device_index(queue)];
         if (!on.ready.load(std::memory_order_acquire)) {
             std::lock_guard<std::mutex> lock(on.build_mutex);

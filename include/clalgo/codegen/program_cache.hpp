@@ -5,7 +5,9 @@
 // warnings), which the disk cache keeps with the binary. clalgo::cache_statistics() counts what happened.
 #pragma once
 
+#include <clalgo/codegen/compiler_stack.hpp>
 #include <clalgo/codegen/disk_cache.hpp>
+#include <clalgo/codegen/names.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/core/config.hpp>
 #include <clalgo/core/context.hpp>
@@ -146,7 +148,7 @@ inline cl::Program build_from_source(const Context& context, const cl::Device& d
     cl::Program program;
     try {
         program = cl::Program(context.get(), source.text);
-        program.build({device}, options.c_str());
+        on_compiler_stack([&] { program.build({device}, options.c_str()); });
     } catch (const cl::Error& error) {
         if (error.err() != CL_BUILD_PROGRAM_FAILURE && error.err() != CL_INVALID_BUILD_OPTIONS &&
             error.err() != CL_COMPILE_PROGRAM_FAILURE)
@@ -195,6 +197,7 @@ inline BuiltProgram build_program_with_log(const Context& context, const cl::Dev
                                            const GeneratedSource& source, const std::string& options_in,
                                            const BuildLabel& label) {
     const std::string options = effective_options(options_in);
+    check_build_options("kernel " + quoted_head(label.kernel_name), options);
     if (environment_flag("CLALGO_PRINT_SOURCE"))
         std::fprintf(stderr, "/* clalgo: kernel '%s' for '%s', options \"%s\" */\n%s\n", label.kernel_name.c_str(),
                      context.info(device).name.c_str(), options.c_str(), source.text.c_str());

@@ -3,11 +3,14 @@
 // code is just that. A hole alone on its line indents every line of its text like the hole. The lines that
 // user text lands on are recorded, so that build errors can point at them. User text whose last line holds a
 // `//` comment is followed by a line break, so that the comment cannot swallow the template's code after it.
+// User text past the bounds the compilers can take (codegen/code_shape.hpp) is refused with CodeShapeError.
 //   auto source = render("x = ${expr};\n", {{"expr", user_text("map_expr", "a % b")}});
 #pragma once
 
+#include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/core/error.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <stdexcept>
@@ -34,11 +37,13 @@ struct GeneratedSource {
 
 inline GeneratedSource render(std::string_view pattern, const std::map<std::string, Fill>& fills) {
     GeneratedSource out;
+    std::size_t reserved = pattern.size();
+    for (const auto& [name, fill] : fills) reserved += fill.text.size();
+    out.text.reserve(reserved + reserved / 8);  // and the indentation of filled lines
     std::size_t line = 1;
     std::size_t at = 0;
     auto append = [&](std::string_view text) {
-        for (char c : text)
-            if (c == '\n') ++line;
+        line += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
         out.text.append(text);
     };
     while (at < pattern.size()) {
@@ -59,6 +64,7 @@ inline GeneratedSource render(std::string_view pattern, const std::map<std::stri
         std::string indent = out.text.substr(line_start);
         if (indent.find_first_not_of(" \t") != std::string::npos) indent.clear();
 
+        if (!fill->second.label.empty()) check_code_shape(fill->second.label, fill->second.text);
         std::string_view text = fill->second.text;
         while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
         const bool alone_on_line = out.text.size() - line_start == indent.size() &&
@@ -69,12 +75,14 @@ inline GeneratedSource render(std::string_view pattern, const std::map<std::stri
             continue;
         }
         const std::size_t first_line = line;
-        for (std::size_t k = 0; k < text.size(); ++k) {
-            out.text.push_back(text[k]);
-            if (text[k] == '\n') {
-                ++line;
-                if (k + 1 < text.size() && text[k + 1] != '\n') out.text += indent;
-            }
+        for (std::size_t k = 0; k < text.size();) {  // line by line, each indented like the hole
+            const std::size_t end = std::min(text.find('\n', k), text.size());
+            out.text.append(text.substr(k, end - k));
+            if (end == text.size()) break;
+            out.text += '\n';
+            ++line;
+            k = end + 1;
+            if (k < text.size() && text[k] != '\n') out.text += indent;
         }
         if (!fill->second.label.empty() && !text.empty())
             out.regions.push_back(SourceRegion{fill->second.label, first_line, line});

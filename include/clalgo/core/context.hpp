@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <typeindex>
 #include <vector>
@@ -27,6 +28,9 @@ struct ContextState {
     cl::Context context;
     std::vector<cl::Device> devices;
     std::vector<DeviceInfo> infos;
+    /// Made by context_for_sources: no OpenCL context behind it; kernels made on it generate their sources and
+    /// build nothing (for the fuzzers and tests of the generators, on machines with no device).
+    bool sources_only = false;
 
     /// Per-context state of higher layers (the program cache, ...), created on first use.
     template <class T>
@@ -167,6 +171,11 @@ inline cl::Device default_device() {
 
 }  // namespace detail
 
+class Context;
+namespace detail {
+Context context_for_sources(std::vector<DeviceInfo> infos);
+}  // namespace detail
+
 /// An OpenCL context and clalgo's per-context state. Cheap to copy; copies share everything.
 class Context {
 public:
@@ -208,6 +217,7 @@ public:
     friend bool operator!=(const Context& a, const Context& b) { return !(a == b); }
 
 private:
+    friend Context detail::context_for_sources(std::vector<DeviceInfo> infos);
     explicit Context(std::shared_ptr<detail::ContextState> state) : state_(std::move(state)) {}
 
     static cl::Context make_context(const cl::Device& device) {
@@ -221,4 +231,20 @@ private:
     std::shared_ptr<detail::ContextState> state_;
 };
 
+namespace detail {
+
+/// A context with no OpenCL behind it, its devices described by `infos` (DeviceInfo set by hand): kernel objects
+/// made on it check their arguments and generate their sources (source()) as on such devices, and build nothing;
+/// they cannot be called. For the fuzzers (tests/fuzz) and for tests of the generators.
+inline Context context_for_sources(std::vector<DeviceInfo> infos) {
+    // its device is a null handle, found by Context::info: one device only
+    if (infos.size() != 1) throw std::invalid_argument("clalgo: a context for sources describes one device");
+    auto state = std::make_shared<ContextState>();
+    state->devices.resize(1);
+    state->infos = std::move(infos);
+    state->sources_only = true;
+    return Context(std::move(state));
+}
+
+}  // namespace detail
 }  // namespace clalgo

@@ -49,8 +49,7 @@ public:
                       ElementwiseOptions options = {})
         : declarations_(parse_arguments(arguments)), operation_(operation), options_(std::move(options)),
           checked_(declarations_, options_.checked) {
-        if (!detail::is_identifier(options_.name))
-            throw std::invalid_argument("clalgo::ElementwiseKernel: '" + options_.name + "' is not a kernel name");
+        detail::check_kernel_name("clalgo::ElementwiseKernel", options_.name);
         detail::reject_reserved_names(declarations_, {"i", "n"}, "ElementwiseKernel '" + options_.name + "'");
         indexed_ = detail::indexed_by_launch_index(
             declarations_, {operation, options_.loop_prep, options_.after_loop, options_.preamble});

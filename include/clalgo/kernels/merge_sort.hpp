@@ -77,8 +77,7 @@ public:
           value_type_(value_type_name()),
           tile_signature_(detail::merge_sort_signature(key_type_, value_type_, false)),
           merge_signature_(detail::merge_sort_signature(key_type_, value_type_, true)) {
-        if (!detail::is_identifier(options_.name))
-            throw std::invalid_argument("clalgo::MergeSortKernel: '" + options_.name + "' is not a kernel name");
+        detail::check_kernel_name("clalgo::MergeSortKernel", options_.name);
         if (detail::trim(less).empty())
             throw std::invalid_argument("clalgo::MergeSortKernel '" + options_.name + "': an empty less expression");
         std::vector<std::string> types{key_type_};

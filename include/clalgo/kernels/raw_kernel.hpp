@@ -263,6 +263,7 @@ public:
         state_->source = std::move(source);
         state_->options = std::move(options.build_options);
         state_->signatures = detail::read_kernel_signatures(state_->source);
+        for (const auto& signature : state_->signatures) detail::check_kernel_name("clalgo::RawProgram", signature.name);
         std::string label;
         for (const auto& signature : state_->signatures) label += (label.empty() ? "" : ", ") + signature.name;
         state_->program = detail::KernelProgram(

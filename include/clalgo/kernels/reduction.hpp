@@ -16,6 +16,7 @@
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
+#include <clalgo/codegen/source_text.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/queue.hpp>
@@ -30,7 +31,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
-#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,8 +68,7 @@ public:
         : declarations_(parse_arguments(arguments)), options_(std::move(options)), value_type_(type_name<T>()),
           neutral_(neutral), reduce_expr_(reduce_expr), checked_(declarations_, options_.checked) {
         const std::string kernel = "ReductionKernel '" + options_.name + "'";
-        if (!detail::is_identifier(options_.name))
-            throw std::invalid_argument("clalgo::ReductionKernel: '" + options_.name + "' is not a kernel name");
+        detail::check_kernel_name("clalgo::ReductionKernel", options_.name);
         // `a` and `b` are the parameters of the function that holds reduce_expr, which sees no argument: the
         // user's arguments may take those names, and map_expr sees them
         detail::reject_reserved_names(declarations_, {"i", "n"}, kernel);
@@ -176,11 +175,9 @@ public:
 private:
     /// The array a map of the form `name[i]` reads, where it can be read with vector loads; else "".
     std::string plain_read_array(const std::string& map_expr) const {
-        static const std::regex plain(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[\s*i\s*\]\s*$)");
-        std::smatch match;
-        if (!std::regex_match(map_expr, match, plain)) return "";
+        const std::string name = detail::indexed_at_i(map_expr);
         for (const auto& declaration : declarations_)
-            if (declaration.is_array && declaration.name == match[1].str() && !declaration.is_volatile &&
+            if (declaration.is_array && !name.empty() && declaration.name == name && !declaration.is_volatile &&
                 detail::is_builtin_type_name(declaration.type) && declaration.type.find_first_of("0123456789") == std::string::npos)
                 return declaration.name;
         return "";

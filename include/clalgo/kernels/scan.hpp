@@ -26,6 +26,7 @@
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
+#include <clalgo/codegen/source_text.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/environment.hpp>
@@ -46,7 +47,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <regex>
+#include <set>
 #include <type_traits>
 #include <stdexcept>
 #include <string>
@@ -66,21 +67,15 @@ struct ScanScratch {
     std::vector<unsigned char> call;  ///< the last call's clalgo_scan_call_t, its storage reused
 };
 
-inline bool mentions(const std::string& code, const std::string& name) {
-    return std::regex_search(code, std::regex("\\b" + name + "\\b"));
-}
-
 /// Whether an expression or statement is heavy to copy into the unrolled load or write loops: it loops, or calls
 /// a function that the preamble defines (whose body each copy inlines; built-in functions are not counted).
 inline bool heavy_statement(const std::string& statement, const std::string& preamble) {
     if (mentions(statement, "for") || mentions(statement, "while")) return true;
-    static const std::regex call("\\b([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
-    for (std::sregex_iterator at(statement.begin(), statement.end(), call), end; at != end; ++at) {
-        const std::string name = (*at)[1].str();
-        if (name != "if" && name != "switch" && name != "return" && name != "sizeof" &&
-            std::regex_search(preamble, std::regex("\\b" + name + "\\s*\\([^;{]*\\)\\s*\\{")))
-            return true;
-    }
+    const std::vector<std::string> calls = called_names(statement);
+    if (calls.empty()) return false;
+    const std::set<std::string> defined = defined_functions(preamble);
+    for (const auto& name : calls)
+        if (name != "if" && name != "switch" && name != "return" && name != "sizeof" && defined.count(name)) return true;
     return false;
 }
 
@@ -106,8 +101,7 @@ public:
           checked_(declarations_, options_.checked), value_type_(stages.value_type.empty() ? type_name<T>() : stages.value_type),
           value_size_(stages.value_type.empty() ? sizeof(T) : stages.value_size) {
         const std::string kernel = "GenericScanKernel '" + options_.name + "'";
-        if (!detail::is_identifier(options_.name))
-            throw std::invalid_argument("clalgo::GenericScanKernel: '" + options_.name + "' is not a kernel name");
+        detail::check_kernel_name("clalgo::GenericScanKernel", options_.name);
         // scan_expr is a function of a, b and across_seg_boundary alone, so arguments may take those names; the
         // output statement sees item, prev_item and last_item beside the arguments
         std::vector<std::string> reserved{"i", "n", "item", "prev_item", "last_item"};

@@ -118,8 +118,7 @@ inline std::map<std::string, std::string> input_fetch_text(const std::vector<Arg
         if (source == declarations.end() || !source->is_array)
             throw std::invalid_argument("clalgo: " + kernel + ": input fetch '" + fetch.name + "' reads '" +
                                         fetch.argument + "', which is not an array argument");
-        if (!is_identifier(fetch.name))
-            throw std::invalid_argument("clalgo: " + kernel + ": '" + fetch.name + "' is not a name");
+        check_name("clalgo: " + kernel, "input fetch name", fetch.name);
         const std::string& type = source->type;
         const std::string& name = fetch.name;
         if (fetch.offset == 0) {
