@@ -62,8 +62,13 @@ Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& v
     if (keys.size() != values.size())
         throw std::invalid_argument("clalgo::" + algorithm + ": 'keys' has " + std::to_string(keys.size()) +
                                     " elements but 'values' has " + std::to_string(values.size()));
+    if (keys_out.size() != values_out.size())
+        throw std::invalid_argument("clalgo::" + algorithm + ": 'keys_out' has " + std::to_string(keys_out.size()) +
+                                    " elements but 'values_out' has " + std::to_string(values_out.size()) +
+                                    " (each run's key and value go to the same place: give them the same room)");
     if (count.size() != 1)
-        throw std::invalid_argument("clalgo::" + algorithm + ": 'count' must have one element");
+        throw std::invalid_argument("clalgo::" + algorithm + ": 'count' has " + std::to_string(count.size()) +
+                                    " elements but must have one");
     ByKeySpec spec;
     spec.name = algorithm;
     spec.key_type = key_type_for<K>(algorithm);
@@ -102,7 +107,8 @@ ByKeyResult<K, V> reduce_by_key(const Queue& queue, const ArrayView<K>& keys, co
 }
 
 /// Into arrays the caller keeps (nothing allocated but scratch kept for the next call): results go to the front
-/// of keys_out and values_out (as many as fit), the number of runs to count (one element). Returns the event.
+/// of keys_out and values_out (as many as fit; the two have the same size), the number of runs to count (one
+/// element). Returns the event.
 template <class K, class V>
 Event reduce_by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& values,
                     const ArrayView<K>& keys_out, const ArrayView<V>& values_out,

@@ -25,6 +25,10 @@ struct KernelParameter {
     Space space = Space::private_value;
     bool is_pointer = false;
     bool is_const = false;
+    /// The elements an array parameter declares (`__global float x[256]`), checked against the array a call
+    /// passes (for a `__local` one, against the local memory it asks for); 0 where none is declared (`x[]`,
+    /// `*x`, or an extent a macro spells).
+    std::uint64_t extent = 0;
     std::string declared;    ///< the parameter as written
     /// Whether clalgo knows the type (a builtin, a vector, a registered struct), so that calls can be checked.
     bool is_known() const { return !type.empty() && detail::type_size(type) != 0; }
@@ -68,6 +72,27 @@ inline std::vector<std::string> split_top_level(const std::string& text, char se
     return pieces;
 }
 
+/// The number between an array parameter's brackets: decimal, octal or hexadecimal digits with an optional
+/// u/l suffix; 0 for anything else (a macro, an expression, nothing, more than 2^62).
+inline std::uint64_t declared_extent(const std::string& brackets) {
+    const std::string text = trim(brackets);
+    std::size_t end = text.size();
+    while (end > 0 && (text[end - 1] == 'u' || text[end - 1] == 'U' || text[end - 1] == 'l' || text[end - 1] == 'L')) --end;
+    if (end == 0 || !std::isdigit(static_cast<unsigned char>(text[0]))) return 0;
+    const bool hexadecimal = end > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const unsigned base = hexadecimal ? 16 : text[0] == '0' ? 8 : 10;
+    std::uint64_t value = 0;
+    for (std::size_t k = hexadecimal ? 2 : 0; k < end; ++k) {
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+        const unsigned digit = std::isdigit(static_cast<unsigned char>(c)) ? unsigned(c - '0')
+                               : (c >= 'a' && c <= 'f')                    ? unsigned(c - 'a' + 10)
+                                                                           : 99;
+        if (digit >= base || value > (std::uint64_t(1) << 62) / base) return 0;
+        value = value * base + digit;
+    }
+    return value;
+}
+
 inline KernelParameter read_parameter(const std::string& piece) {
     KernelParameter parameter;
     parameter.declared = trim(piece);
@@ -86,9 +111,10 @@ inline KernelParameter read_parameter(const std::string& piece) {
         } else if (piece[k] == '*') {
             spaced += " * ";
             parameter.is_pointer = true;
-        } else if (piece[k] == '[') {  // "float x[]" is a pointer
+        } else if (piece[k] == '[') {  // "float x[]" is a pointer, "float x[16]" one to 16 elements
             parameter.is_pointer = true;
             const std::size_t close = piece.find(']', k);
+            if (close != std::string::npos) parameter.extent = declared_extent(piece.substr(k + 1, close - k - 1));
             k = close == std::string::npos ? piece.size() : close;
             spaced += ' ';
         } else {

@@ -6,6 +6,7 @@
 //   clalgo::RawKernel scale = program.kernel("scale");
 //   scale(q, x.size(), clalgo::no_local_size, x, 2.0f);      // global size, local size (or none), arguments
 // `__local` parameters take clalgo::local_memory<T>(count); a clalgo::wait_for(events) may be added anywhere.
+// A parameter that declares its extent (`__global float x[256]`) takes an array of at least that many elements.
 // Before the source comes what generated programs get: the fp64 pragma (where the device has fp64) and the complex
 // functions (clalgo_cmul, ...), unless the source defines one of those itself or RawProgramOptions turns it off.
 #pragma once
@@ -136,7 +137,9 @@ public:
         };
         (one(arguments), ...);
         (void)one;
-        check(bound, locals, queue);
+        bool empty_launch = global.dimensions() > 0;
+        for (std::size_t d = 0; d < global.dimensions(); ++d) empty_launch = empty_launch && global[d] == 0;
+        check(bound, locals, queue, empty_launch);
         if (global.dimensions() == 0 || (local.dimensions() != 0 && local.dimensions() != global.dimensions()))
             throw std::invalid_argument("clalgo: kernel '" + name() + "': the local size has " +
                                         std::to_string(local.dimensions()) + " dimension(s) and the global size " +
@@ -178,8 +181,9 @@ private:
     RawKernel(std::shared_ptr<detail::RawProgramState> state, KernelSignature signature)
         : state_(std::move(state)), signature_(std::move(signature)) {}
 
+    /// `empty_launch`: no work-item runs, so arrays that hold no memory are allowed.
     void check(std::vector<detail::BoundArgument>& bound, const std::vector<std::optional<LocalMemory>>& locals,
-               const Queue& queue) const {
+               const Queue& queue, bool empty_launch) const {
         const auto& declared = parameters();
         if (bound.size() != declared.size()) {
             std::string names;
@@ -199,7 +203,14 @@ private:
                 throw std::invalid_argument(where + (wants_local ? "a " + bound[k].cpp_type() +
                                                                        " was given (pass clalgo::local_memory<T>(count))"
                                                                  : "clalgo::local_memory was given"));
-            if (wants_local) continue;
+            if (wants_local) {
+                const std::uint64_t wanted = parameter.extent * detail::type_size(parameter.type);
+                if (wanted > locals[k]->bytes)
+                    throw std::invalid_argument(where + "clalgo::local_memory of " + std::to_string(locals[k]->bytes) +
+                                                " bytes was given, less than the " + std::to_string(wanted) +
+                                                " bytes of its " + std::to_string(parameter.extent) + " elements");
+                continue;
+            }
             ArgumentDeclaration declaration;
             declaration.name = parameter.name;
             declaration.type = parameter.type;
@@ -213,13 +224,18 @@ private:
                                                                        : "a scalar " + bound[k].cpp_type()) +
                                             " was given");
             }
+            if (bound[k].is_array && bound[k].size < parameter.extent)
+                throw std::invalid_argument(where + "the " + bound[k].cpp_type() + " has " +
+                                            std::to_string(bound[k].size) + " elements, fewer than the " +
+                                            std::to_string(parameter.extent) + " it declares");
             if (bound[k].is_array) {
                 checked_declarations.push_back(declaration);
                 checked_arrays.push_back(bound[k]);
             }
         }
         // memory held and the queue's context (the indices a raw kernel reads are its own business)
-        detail::check_call_arrays(name(), checked_declarations, checked_arrays, {}, queue, IndexRange{0, 1, 1});
+        detail::check_call_arrays(name(), checked_declarations, checked_arrays, {}, queue, IndexRange{0, 1, 1},
+                                  empty_launch);
     }
 
     /// A buffer for a view that starts inside its buffer: a sub-buffer, where the device's alignment allows.

@@ -290,7 +290,8 @@ private:
     template <class... Args>
     Event enqueue(const Queue& queue, const ArrayView<T>* total, const CarryIn<T>* carry, const Args&... arguments) const {
         if (total && total->size() != 1)
-            throw std::invalid_argument("clalgo: " + options_.name + ": a total of one element is needed");
+            throw std::invalid_argument("clalgo: " + options_.name + ": 'total' has " + std::to_string(total->size()) +
+                                        " elements but must have one");
         if (total && !layout_.total_parameter())
             throw std::logic_error("clalgo: " + options_.name + " was built without a total (ScanStages::without_total)");
         if (carry && value_type_ != type_name<T>())

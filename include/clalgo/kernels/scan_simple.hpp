@@ -18,7 +18,8 @@ class SimpleScan {
 public:
     SimpleScan(const Context& context, const std::string& scan_expr, const std::string& neutral,
                const std::string& output_value, ScanOptions options)
-        : scan_(context, "const " + type_name<T>() + " *input, " + type_name<T>() + " *output", "input[i]",
+        : name_(options.name),
+          scan_(context, "const " + type_name<T>() + " *input, " + type_name<T>() + " *output", "input[i]",
                 scan_expr, neutral, "output[i] = " + output_value, std::move(options)) {}
 
     /// Scans `input` into `output` (which may be `input` itself); returns the event of the last launch.
@@ -49,12 +50,13 @@ public:
     ScanAlgorithm algorithm(std::size_t device_index = 0) const { return scan_.algorithm(device_index); }
 
 private:
-    static void check_room(const ArrayView<T>& input, const ArrayView<T>& output) {
+    void check_room(const ArrayView<T>& input, const ArrayView<T>& output) const {
         if (output.size() < input.size())
-            throw std::invalid_argument("clalgo: scanning " + std::to_string(input.size()) +
-                                        " items into an output of " + std::to_string(output.size()));
+            throw std::invalid_argument("clalgo: kernel '" + name_ + "': 'output' has " + std::to_string(output.size()) +
+                                        " elements but 'input' has " + std::to_string(input.size()));
     }
 
+    std::string name_;
     GenericScanKernel<T> scan_;
 };
 
