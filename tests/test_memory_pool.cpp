@@ -1,11 +1,14 @@
 // MemoryPool: size classes, reuse only once the device is done with a buffer, statistics, free_all, the limit,
-// CLALGO_POOL and CLALGO_POOL_LIMIT_MB, threads, and the allocating algorithms drawing from it.
+// CLALGO_POOL and CLALGO_POOL_LIMIT_MB, threads, and the allocating algorithms drawing from it. Memory pressure,
+// with clalgo's byte budget standing for a full device: every allocation releases the pool's cache and tries
+// again before it fails, and then fails with a message that says what was asked for and what was held.
 #include "support.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <iterator>
 #include <numeric>
 #include <optional>
@@ -47,6 +50,41 @@ std::size_t power_of_two_from(std::size_t bytes, bool up) {
     std::size_t power = 1;
     while (up ? power < bytes : power * 2 <= bytes) power *= 2;
     return power;
+}
+
+/// Sets clalgo's memory budget for a scope: allocations past it fail as on a full device.
+class ScopedBudget {
+public:
+    explicit ScopedBudget(std::uint64_t bytes) { clalgo::detail::DeviceMemoryBudget::instance().set(bytes); }
+    ~ScopedBudget() { clalgo::detail::DeviceMemoryBudget::instance().set(std::nullopt); }
+    ScopedBudget(const ScopedBudget&) = delete;
+    ScopedBudget& operator=(const ScopedBudget&) = delete;
+};
+
+std::uint64_t live_bytes() { return clalgo::detail::DeviceMemoryBudget::instance().live(); }
+
+/// Fills the pool of q's context with `bytes` of cached buffers (in 4 MiB pooled arrays) and waits until the
+/// device is done with them.
+void fill_the_cache(clalgo::Queue& q, std::size_t bytes) {
+    std::vector<cl_mem> buffers;
+    {
+        std::vector<Array<std::uint8_t>> arrays;
+        for (std::size_t held = 0; held < bytes; held += 4u << 20) {
+            arrays.emplace_back(q, 4u << 20, clalgo::pooled);
+            arrays.back().fill(q, 1);
+            buffers.push_back(arrays.back().buffer()());
+        }
+    }  // given back: the pool holds them
+    q.finish();
+    for (cl_mem buffer : buffers) wait_until_only_the_pool_holds(buffer);
+}
+
+/// The process's resident memory in bytes (Linux; 0 elsewhere).
+std::uint64_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * 4096;
 }
 
 }  // namespace
@@ -478,4 +516,78 @@ TEST(MemoryPoolDocs, ReuseLimitAndStatistics) {
     EXPECT_EQ(stats.bytes_in_use, 4096u);
     EXPECT_EQ(pool.limit_bytes(), std::size_t(64) << 20);
     EXPECT_EQ(pool.statistics().buffers_cached, 0u);
+}
+
+TEST(MemoryPressure, EveryKindOfAllocationReleasesThePoolsCacheAndSucceedsWhereThatMakesRoom) {
+    constexpr std::size_t mib = 1u << 20, cached = 48 * mib, wanted = 32 * mib;
+    const auto host = clalgo_test::random_values<std::int32_t>(wanted / sizeof(std::int32_t), 5);
+    for (const std::string kind : {"Array(q, n)", "to_device", "clone", "a pooled array", "copy_if's result"}) {
+        auto ctx = fresh_context();
+        clalgo::Queue q(ctx);
+        auto& pool = MemoryPool::of(ctx);
+        const auto source = clalgo::to_device(q, host);  // what clone and copy_if read, made before the budget bites
+        fill_the_cache(q, cached);
+        ASSERT_GE(pool.statistics().bytes_cached, cached) << kind;
+        // room for what is asked only once half of the cache is gone
+        const ScopedBudget budget(live_bytes() + wanted - cached / 2);
+        std::vector<std::int32_t> made;
+        if (kind == "Array(q, n)") {
+            Array<std::int32_t> array(q, host.size());
+            array.write(q, host);
+            made = array.to_host(q);
+        } else if (kind == "to_device") {
+            made = clalgo::to_device(q, host).to_host(q);
+        } else if (kind == "clone") {
+            made = source.clone(q).to_host(q);
+        } else if (kind == "a pooled array") {
+            Array<std::int32_t> array(q, host.size(), clalgo::pooled);
+            array.write(q, host);
+            made = array.to_host(q);
+        } else {
+            auto [kept, count] = clalgo::copy_if(q, source, "true");
+            made = kept.view(0, static_cast<std::size_t>(count.get(q))).to_host(q);
+        }
+        EXPECT_EQ(made, host) << kind;
+        EXPECT_LT(pool.statistics().bytes_cached, cached) << kind << ": the cache was not released";
+    }
+}
+
+TEST(MemoryPressure, AnAllocationThatCannotFitFailsNamingWhatWasAskedTheLimitsAndThePoolAndLeaksNothing) {
+    constexpr std::size_t mib = 1u << 20;
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    auto& pool = MemoryPool::of(ctx);
+    fill_the_cache(q, 8 * mib);
+    Array<float> held(q, mib / 2, clalgo::pooled);  // 2 MiB in use (a class the cache does not hold)
+    const ScopedBudget budget(live_bytes() + mib);
+    const std::size_t too_many = 64 * mib / sizeof(float);
+    const std::string message = clalgo_test::message_of<clalgo::DeviceMemoryError>([&] { Array<float> a(q, too_many); });
+    EXPECT_TRUE(clalgo_test::contains(message, "cannot allocate 64.0 MiB (67108864 bytes) of device memory for an array of " +
+                                                   std::to_string(too_many) + " x float"));
+    EXPECT_TRUE(clalgo_test::contains(message, "CL_MEM_OBJECT_ALLOCATION_FAILURE, also after the memory pool's cached buffers were released"));
+    EXPECT_TRUE(clalgo_test::contains(message, "'" + q.info().name + "' has "));
+    EXPECT_TRUE(clalgo_test::contains(message, "CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
+    EXPECT_TRUE(clalgo_test::contains(message, "the memory pool held 8.0 MiB (8388608 bytes) of cached buffers (released for a "
+                                               "second try) and 2.0 MiB (2097152 bytes) in use"));
+    EXPECT_TRUE(clalgo_test::contains(message, "CLALGO_MEMORY_BUDGET_MB"));
+    // 9 MiB of room now: a 6 MiB array fits, its clone does not
+    const auto source = clalgo::to_device(q, std::vector<float>(6 * mib / sizeof(float), 2.0f));
+    const std::vector<float> host(4 * mib, 1.0f);  // 16 MiB
+    const std::uint64_t live_before = live_bytes();
+    const std::uint64_t resident_before = resident_bytes();
+    for (int round = 0; round < 100; ++round) {  // every path, many times: nothing is left behind
+        EXPECT_THROW(Array<float>(q, too_many), clalgo::DeviceMemoryError);
+        EXPECT_THROW(Array<float>(q, too_many, clalgo::pooled), clalgo::DeviceMemoryError);
+        EXPECT_THROW(clalgo::to_device(q, host), clalgo::DeviceMemoryError);
+        EXPECT_THROW(source.clone(q), clalgo::DeviceMemoryError);
+    }
+    q.finish();
+    EXPECT_EQ(live_bytes(), live_before);
+    EXPECT_EQ(pool.statistics().bytes_in_use, 2 * mib);
+    EXPECT_EQ(pool.statistics().bytes_cached, 0u);
+    EXPECT_LT(resident_bytes(), resident_before + 16 * mib);
+    // a size above what one buffer may hold fails at once, naming the limit
+    const std::size_t above = static_cast<std::size_t>(q.info().max_allocation_bytes) + 1;
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<clalgo::DeviceMemoryError>([&] { Array<std::uint8_t> a(q, above); }),
+                                      "more than '" + q.info().name + "' allows in one buffer"));
 }

@@ -6,6 +6,9 @@
 // decimal digits and the digit), 0 elsewhere; the scan turns those into places; its output statement writes each
 // run's digits at its place. The term never leaves the device: only its new length comes back, each step.
 // Counts above 9 (possible in a start string: "1111111111111" -> "131") take as many digits as they need.
+// A next term is at most twice as long: its buffer is allocated so; where the device cannot hold that much (after
+// the memory pool released its cache), the next term's length is counted first (a reduction of the same input)
+// and its buffer allocated exactly, and where even that does not fit, the program ends naming the sizes.
 #include "common/device.hpp"
 
 #include <clalgo/clalgo.hpp>
@@ -107,7 +110,8 @@ public:
 
     struct Run {
         std::vector<std::int64_t> lengths;  ///< after each step, 1..steps
-        double late_build_seconds = 0;      ///< building the 64-bit scan, where this run needed it
+        double late_build_seconds = 0;      ///< building the 64-bit scan or the count, where this run needed them
+        int first_exact_step = 0;           ///< the first step whose term was counted first (memory was short); 0: none
         bool operator==(const Run& other) const { return lengths == other.lengths; }
     };
 
@@ -119,11 +123,9 @@ public:
         reserve(term_, length);
         term_.view(0, length).write(queue_, start.data());
         for (int step = 1; step <= steps; ++step) {
-            // a run of r digits becomes at most r + 1 <= 2r digits: the next term is at most twice as long
-            const std::uint64_t bound = 2 * length;
-            reserve(next_, bound);
             const auto term = term_.view(0, length);
-            if (bound <= 0xffffffffull && !wide_places_) {
+            if (!reserve_next(term, run) && run.first_exact_step == 0) run.first_exact_step = step;
+            if (2 * length <= 0xffffffffull && !wide_places_) {
                 // places below 2^32: 32-bit scan values, half the traffic and packed look-back words
                 scan32_->with_total(queue_, total32_, term, next_);
                 length = total32_.read_at(queue_, 0);
@@ -162,6 +164,31 @@ private:
                      "if (item != prev_item) speak_run(digits, i, n, next, item);", options);
     }
 
+    /// Makes next_ hold the term after `term`: twice its digits (a run of r digits becomes at most r + 1 <= 2r),
+    /// or, where the device cannot hold that, exactly the next term's digits, counted first; false in that case.
+    bool reserve_next(const clalgo::ArrayView<cl_uchar>& term, Run& run) {
+        const std::uint64_t bound = 2 * term.size();
+        if (next_.size() >= bound) return true;
+        next_ = clalgo::Array<cl_uchar>();  // free the old one first: the device may not hold both
+        try {
+            next_ = clalgo::Array<cl_uchar>(queue_, static_cast<std::size_t>(bound));
+            return true;
+        } catch (const clalgo::DeviceMemoryError&) {
+            // the pool released its cache and the device still refused: count the next term, allocate that
+        }
+        if (!count_) {
+            example::Stopwatch clock;
+            clalgo::ReductionOptions options;
+            options.name = "look_and_say_count";
+            options.preamble = look_and_say_preamble;
+            count_.emplace(device_.context, "0", "a + b", "is_run_start(digits, i) ? spoken_length(digits, i, n) : 0",
+                           "const uchar *digits", options);
+            run.late_build_seconds += clock.seconds();
+        }
+        reserve(next_, (*count_)(queue_, term));
+        return false;
+    }
+
     /// Makes `buffer` hold at least `size` digits; its contents are lost where it grows.
     void reserve(clalgo::Array<cl_uchar>& buffer, std::uint64_t size) {
         if (buffer.size() >= size) return;
@@ -179,6 +206,7 @@ private:
     bool wide_places_;
     std::optional<clalgo::GenericScanKernel<cl_uint>> scan32_;
     std::optional<clalgo::GenericScanKernel<cl_ulong>> scan64_;
+    std::optional<clalgo::ReductionKernel<cl_ulong>> count_;  ///< the next term's length, where memory is short
     clalgo::Array<cl_uchar> term_, next_;
     clalgo::Array<cl_uint> total32_{queue_, 1};
     clalgo::Array<cl_ulong> total64_{queue_, 1};
@@ -236,8 +264,13 @@ int run(int argc, char** argv) {
         LookAndSay::Run run = look_and_say.iterate(start, steps);
         const double seconds = clock.seconds() - run.late_build_seconds;
         if (run.late_build_seconds > 0)
-            std::printf("kernels:  + the 64-bit scan for terms past 2^31 digits, built in %s (not counted below)\n",
+            std::printf("kernels:  + the 64-bit scan for terms past 2^31 digits or the count for short memory, built "
+                        "in %s (not counted below)\n",
                         example::format_duration(run.late_build_seconds).c_str());
+        if (run.first_exact_step > 0 && r == 0)
+            std::printf("memory:   the device could not hold twice a term from step %d on: each next term was counted "
+                        "first and allocated exactly\n",
+                        run.first_exact_step);
         if (r == 0) {
             result = std::move(run);
             first = best = seconds;

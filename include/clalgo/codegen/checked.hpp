@@ -14,6 +14,7 @@
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/core/environment.hpp>
 #include <clalgo/core/error.hpp>
+#include <clalgo/core/memory_pool.hpp>
 #include <clalgo/core/queue.hpp>
 
 #include <algorithm>
@@ -206,7 +207,8 @@ public:
     Violations(bool on, const Queue& queue) {
         if (!on) return;
         try {
-            buffer_ = cl::Buffer(queue.context().get(), CL_MEM_READ_WRITE, violation_header_bytes + violation_scratch_bytes);
+            buffer_ = allocate_buffer(queue.context(), violation_header_bytes + violation_scratch_bytes,
+                                      "the violation buffer of a checked call");
             const unsigned char zeros[violation_header_bytes] = {};
             queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, 0, sizeof zeros, zeros);
         } catch (const cl::Error& error) {

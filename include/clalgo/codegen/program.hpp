@@ -12,6 +12,7 @@
 #include <clalgo/codegen/signature.hpp>
 #include <clalgo/core/context.hpp>
 #include <clalgo/core/error.hpp>
+#include <clalgo/core/memory_pool.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/types.hpp>
 
@@ -68,8 +69,8 @@ inline void verify_struct_layouts(const Context& context, const cl::Device& devi
         cl::Program program = build_program(context, device, source, "",
                                             BuildLabel{"clalgo_struct_layout", {{"struct definition", registered->definition}}});
         std::vector<cl_ulong> layout(registered->fields.size() + 1);
-        cl::Buffer out(context.get(), CL_MEM_READ_WRITE, layout.size() * sizeof(cl_ulong));
-        cl::Buffer dummy(context.get(), CL_MEM_READ_WRITE, registered->size);
+        cl::Buffer out = allocate_buffer(context, layout.size() * sizeof(cl_ulong), "the layout check of a struct");
+        cl::Buffer dummy = allocate_buffer(context, registered->size, "the layout check of a struct");
         cl::Kernel kernel(program, "clalgo_struct_layout");
         kernel.setArg(0, out);
         kernel.setArg(1, dummy);

@@ -10,6 +10,7 @@
 
 #include <clalgo/core/config.hpp>
 #include <clalgo/core/context.hpp>
+#include <clalgo/core/device_memory.hpp>
 #include <clalgo/core/error.hpp>
 #include <clalgo/core/memory_pool.hpp>
 #include <clalgo/core/queue.hpp>
@@ -173,7 +174,8 @@ class Array : public ArrayView<T> {
 public:
     Array() = default;
 
-    /// `size` uninitialised elements. Throws DeviceMemoryError where a device of the context cannot hold them.
+    /// `size` uninitialised elements. Throws DeviceMemoryError where a device of the context cannot hold them, also
+    /// after the context's memory pool released its cached buffers.
     Array(const Context& context, std::size_t size) : ArrayView<T>(allocate(context, size), 0, size) {}
     Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {}
 
@@ -219,12 +221,7 @@ private:
     static cl::Buffer allocate(const Context& context, std::size_t size) {
         if (size == 0) return cl::Buffer();
         check(context, size);
-        const std::size_t bytes = size * sizeof(T);
-        try {
-            return cl::Buffer(context.get(), CL_MEM_READ_WRITE, bytes);
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "allocating " + gib(bytes) + " of device memory");
-        }
+        return detail::allocate_buffer(context, size * sizeof(T), what(size));
     }
 
     /// Throws DeviceMemoryError where a device of the context cannot hold `size` elements in one buffer.
@@ -235,19 +232,13 @@ private:
         for (const auto& device : context.devices()) {
             const auto& info = context.info(device);
             if (bytes > info.max_allocation_bytes)
-                throw DeviceMemoryError(
-                    "clalgo: cannot allocate an array of " + std::to_string(size) + " x " + type_label() + " (" +
-                    gib(bytes) + "): '" + info.name + "' allows at most " + gib(info.max_allocation_bytes) +
-                    " in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) and has " + gib(info.global_memory_bytes) +
-                    " in all");
+                throw DeviceMemoryError(detail::allocation_failure(
+                    context, bytes, what(size), "more than '" + info.name + "' allows in one buffer",
+                    detail::memory_pool_of(context)(false), false));
         }
     }
 
-    static std::string gib(std::size_t bytes) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.3f GiB", double(bytes) / double(std::size_t(1) << 30));
-        return text;
-    }
+    static std::string what(std::size_t size) { return "an array of " + std::to_string(size) + " x " + type_label(); }
 
     static std::string type_label() {
         try {

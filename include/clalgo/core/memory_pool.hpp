@@ -13,6 +13,7 @@
 
 #include <clalgo/core/config.hpp>
 #include <clalgo/core/context.hpp>
+#include <clalgo/core/device_memory.hpp>
 #include <clalgo/core/environment.hpp>
 #include <clalgo/core/error.hpp>
 #include <clalgo/core/queue.hpp>
@@ -179,13 +180,7 @@ public:
         }
         mark(to_mark, marked_before);  // for a later draw: this one does not wait
         if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue(), false);
-        cl::Buffer buffer;
-        try {
-            buffer = create(queue, wanted);
-        } catch (const DeviceMemoryError&) {
-            free_all();  // the cached buffers may be what the device lacks
-            buffer = create(queue, wanted);
-        }
+        cl::Buffer buffer = create(queue, wanted);  // where the device refuses, the cached buffers go first
         std::lock_guard<std::mutex> lock(mutex_);
         statistics_.bytes_in_use += wanted;
         statistics_.buffers_in_use += 1;
@@ -257,12 +252,14 @@ private:
         configured_ = true;
     }
 
-    static cl::Buffer create(const Queue& queue, std::size_t bytes) {
-        try {
-            return cl::Buffer(queue.context().get(), CL_MEM_READ_WRITE, bytes);
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "MemoryPool: allocating " + std::to_string(bytes) + " bytes of device memory");
-        }
+    /// A new buffer; where the device refuses, the cached buffers are released and it is tried once more
+    /// (detail::allocate_device_memory).
+    cl::Buffer create(const Queue& queue, std::size_t bytes) {
+        return detail::allocate_device_memory(queue.context(), bytes, "a buffer of the memory pool", [this](bool release) {
+            const MemoryPoolStatistics held = statistics();
+            if (release) free_all();
+            return detail::PoolHoldings{held.bytes_cached, held.bytes_in_use};
+        });
     }
 
     /// Free for reuse: no handle but the pool's is left (a view of the array it backed would be one), and either
@@ -358,6 +355,26 @@ private:
     std::uint64_t next_age_ = 0;
     MemoryPoolStatistics statistics_;
 };
+
+namespace detail {
+
+/// For allocate_device_memory: what the context's memory pool holds, its cached buffers released on demand.
+inline auto memory_pool_of(const Context& context) {
+    return [&context](bool release) {
+        MemoryPool& pool = MemoryPool::of(context);
+        const MemoryPoolStatistics held = pool.statistics();
+        if (release) pool.free_all();
+        return PoolHoldings{held.bytes_cached, held.bytes_in_use};
+    };
+}
+
+/// A buffer of `bytes` outside the pool (`what` names it in messages); where the device refuses, the pool's
+/// cached buffers are released and it is tried once more.
+inline cl::Buffer allocate_buffer(const Context& context, std::size_t bytes, const std::string& what) {
+    return allocate_device_memory(context, bytes, what, memory_pool_of(context));
+}
+
+}  // namespace detail
 
 inline void detail::PooledBuffer::reset() noexcept {
     if (buffer_() != nullptr && queue_() != nullptr) {
