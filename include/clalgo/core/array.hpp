@@ -175,7 +175,10 @@ public:
 
     /// `size` uninitialised elements. Throws DeviceMemoryError where a device of the context cannot hold them.
     Array(const Context& context, std::size_t size) : ArrayView<T>(allocate(context, size), 0, size) {}
-    Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {}
+    /// Likewise; in a context of several devices the memory is placed on `queue`'s device.
+    Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {
+        detail::place_on_device(queue, this->buffer_);
+    }
 
     /// `size` uninitialised elements in a buffer of the context's MemoryPool (a plain one where the pool is off),
     /// given back when the array is destroyed; the pool reuses it once the work enqueued on `queue` before then

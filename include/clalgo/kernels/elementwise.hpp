@@ -91,6 +91,8 @@ public:
     }
 
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
+    /// The name, preamble and options it was made with.
+    const ElementwiseOptions& options() const noexcept { return options_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
     /// What the compiler said building it for a device (warnings; often nothing).
