@@ -167,8 +167,9 @@ void shared_array_costs(const example::Scale& scale, std::int64_t n) {
         clalgo::Array<std::int64_t> one(context, std::size_t(2 * half));
         const cl_buffer_region regions[2] = {{0, std::size_t(half) * 8}, {std::size_t(half) * 8, std::size_t(half) * 8}};
         std::vector<clalgo::ArrayView<std::int64_t>> subs;
+        cl::Buffer parent = one.buffer();
         for (const auto& region : regions)
-            subs.emplace_back(one.buffer().createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region), 0,
+            subs.emplace_back(parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region), 0,
                               std::size_t(half));
         report("sub-buffers", [&] { return round(subs, {0, half}); });
     }
