@@ -21,7 +21,7 @@
 #include <clalgo/kernels/radix_sort_source.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/radix_sort.hpp>
-#include <clalgo/tuning/store.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 
 #include <algorithm>
 #include <cstdint>

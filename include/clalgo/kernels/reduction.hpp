@@ -23,9 +23,9 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/reduction.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 #include <clalgo/kernels/scratch.hpp>
-#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cstdint>

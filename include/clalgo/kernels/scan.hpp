@@ -34,11 +34,11 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/scan.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan_call.hpp>
 #include <clalgo/kernels/scan_options.hpp>
 #include <clalgo/kernels/scratch.hpp>
-#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cctype>
