@@ -90,6 +90,7 @@ public:
         return done;
     }
 
+    /// The parsed argument declarations.
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }

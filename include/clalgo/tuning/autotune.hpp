@@ -57,7 +57,9 @@ struct TuningTrial {
 /// What the tuner measured and chose.
 struct TuningReport {
     std::string device;                            ///< DeviceInfo::description()
+    /// The sizes each candidate was timed at.
     std::vector<std::int64_t> sizes;
+    /// Every candidate timed, the hand-set policies among them.
     std::vector<TuningTrial> trials;
     std::map<std::string, std::uint64_t> chosen;   ///< the values stored, by key
     double seconds = 0;                            ///< the tuner's own run time
