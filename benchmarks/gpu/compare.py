@@ -6,7 +6,7 @@ with the std:: algorithms instead.
 
     python3 benchmarks/gpu/compare.py [FAMILY ...] [--bin DIR] [--out DIR] [options]
 
-    FAMILY      map, reduce, scan, compaction, sort, by_key (default: all of them)
+    FAMILY      map, reduce, scan, compaction, sort, by_key, array (default: all of them)
     --bin DIR   the folder of the benchmark programs (bench_reduce, ...): a build folder, its benchmarks/
                 folder, or any folder they were copied to (default: build)
     --out DIR   where the JSON, cub.txt, tables.md and the plots go (default: compare-results in --bin)
@@ -19,6 +19,7 @@ CLALGO_BUILD_BENCHMARKS is on), here or on another machine. Options:
     --tune FILE         run clalgo-tune (this path) first, so that the kernels use its tuned values
     --host-cost         run host_cost (beside the benchmark programs) too: what a small call costs, the floor of
                         a raw OpenCL launch
+    --lib DIR           put DIR first on LD_LIBRARY_PATH (the shared libraries of programs built elsewhere)
     --repetitions N, --min-time S   Google Benchmark's repetitions (3) and minimum time of each (0.05 s)
 Environment: CLALGO_DEVICE picks the device (default here: NVIDIA's first GPU, or the default device with
 --no-cub). Where no NVIDIA OpenCL platform is listed, NVIDIA's driver (--nvidia-opencl, default
@@ -49,7 +50,7 @@ def find_program(folder: str, name: str) -> str:
 
 def benchmark_filter(family: results.Family, with_std: bool) -> str:
     names = [row.clalgo for row in family.rows]
-    if with_std:
+    if with_std or family.baseline:  # a family's own baselines (array: the ReductionKernel) always run
         names += [name for row in family.rows for name in row.std]
     return "^(" + "|".join(sorted(set(names))) + ")/"
 
@@ -95,6 +96,7 @@ def main() -> None:
     parser.add_argument("--std", action="store_true", help="the std:: baselines too")
     parser.add_argument("--tune", help="clalgo-tune's path: run it first")
     parser.add_argument("--host-cost", action="store_true", help="run host_cost too")
+    parser.add_argument("--lib", help="put this folder first on LD_LIBRARY_PATH")
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--min-time", default="0.05")
     args = parser.parse_args()
@@ -104,6 +106,9 @@ def main() -> None:
     out = os.path.abspath(args.out or os.path.join(args.bin, "compare-results"))
     os.makedirs(out, exist_ok=True)
     environment = dict(os.environ)
+    if args.lib:
+        environment["LD_LIBRARY_PATH"] = os.path.abspath(args.lib) + (
+            ":" + environment["LD_LIBRARY_PATH"] if environment.get("LD_LIBRARY_PATH") else "")
     if not args.no_cub:
         environment = nvidia_environment(environment, args.nvidia_opencl)
 
