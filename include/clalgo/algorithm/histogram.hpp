@@ -33,14 +33,19 @@ namespace clalgo {
 
 /// Even bins over [lower, upper): bin b holds [lower + b*w, lower + (b+1)*w), w = (upper - lower) / bins.
 struct HistogramRange {
+    /// The lower edge of the first bin.
     double lower = 0;
+    /// The upper edge of the last bin.
     double upper = 0;
 };
 
 /// What a HistogramKernel may add: a name, helper code for the bin expression, compiler options.
 struct HistogramOptions {
+    /// The kernels' name, in build errors and profilers.
     std::string name = "histogram";
+    /// OpenCL C placed before the kernels: helper functions.
     std::string preamble;
+    /// Passed to the OpenCL compiler.
     std::string build_options;
     /// Checked mode: bounds-check every access name[index] of bin_expr to an array argument (OutOfBoundsError;
     /// each call blocks). CLALGO_CHECKED=1 turns it on for every kernel.
@@ -55,6 +60,7 @@ class HistogramKernel {
                   "clalgo::HistogramKernel counts into 32- or 64-bit integers");
 
 public:
+    /// A histogram kernel for the declared `arguments` (as in ElementwiseKernel) and its `bin_expr`.
     HistogramKernel(const Context& context, const std::string& arguments, const std::string& bin_expr,
                     HistogramOptions options = {})
         : declarations_(parse_arguments(arguments)), options_(std::move(options)),
@@ -110,6 +116,7 @@ public:
         return enqueue(queue, bins, indices, bound, call.wait);
     }
 
+    /// Counts `indices` into `bins`, the arguments already bound and checked (the last step of a call).
     Event enqueue(const Queue& queue, const ArrayView<Count>& bins, const IndexRange& indices,
                   const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");

@@ -23,8 +23,11 @@ namespace clalgo {
 /// One result per run of equal keys: the first count.get(q) elements of keys and values.
 template <class K, class V>
 struct ByKeyResult {
+    /// One key of each run, in order (the first count.get(q) elements).
     Array<K> keys;
+    /// The reduction of each run, in the same order.
     Array<V> values;
+    /// How many runs.
     DeviceCount count;
 };
 

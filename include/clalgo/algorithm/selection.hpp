@@ -33,6 +33,7 @@ namespace clalgo {
 class Argument {
 public:
     template <class V>
+    /// An argument named `name` holding `value` (a scalar or an array).
     Argument(std::string name, const V& value) : name_(std::move(name)), bound_(detail::bind(value)) {
         if (!detail::is_identifier(name_)) throw std::invalid_argument("clalgo: '" + name_ + "' is not an argument name");
     }
@@ -40,7 +41,9 @@ public:
     std::string declaration() const {
         return bound_.is_array ? "const " + bound_.type + " *" + name_ : bound_.type + " " + name_;
     }
+    /// The name the predicate uses.
     const std::string& name() const noexcept { return name_; }
+    /// The value, bound as a kernel argument.
     const detail::BoundArgument& bound() const noexcept { return bound_; }
 
 private:
@@ -53,17 +56,20 @@ private:
 struct SelectionOptions {
     std::vector<Argument> extra_args;  ///< names the predicate may use beside ary, i and n
     std::string preamble;              ///< OpenCL C helpers for the predicate
+    /// Passed to the OpenCL compiler.
     std::string build_options;
     /// Over an index range: what to write for each kept index (an expression of i; default: i itself).
     std::string value_expr = "i";
     /// Room for at most this many kept items (default: as many as the input); the count is exact either way.
     std::optional<std::int64_t> capacity;
+    /// The scan algorithm (automatic: the device's policy chooses).
     ScanAlgorithm algorithm = ScanAlgorithm::automatic;
 };
 
 /// How many items an algorithm kept: on the device (a one-element array, for the next kernel without a round
 /// trip) and, on request, on the host.
 struct DeviceCount {
+    /// The count, in a one-element device array.
     Array<std::int64_t> device;
     Event event;  ///< completes when the count is written
 
@@ -74,7 +80,9 @@ struct DeviceCount {
 /// The items an algorithm kept, in their original order: the first count.get(q) elements of `values`.
 template <class T>
 struct Selection {
+    /// The kept items, in their original order (the first count.get(q) elements).
     Array<T> values;
+    /// How many items were kept.
     DeviceCount count;
 };
 
@@ -83,6 +91,7 @@ template <class T>
 struct Partition {
     Array<T> kept;      ///< the first count.get(q) elements
     Array<T> rejected;  ///< the first (size - count) elements
+    /// How many items were kept.
     DeviceCount count;
 };
 

@@ -103,6 +103,7 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
 /// What a RadixSort may add: helper code for the key expression, its name.
 struct RadixSortOptions {
     std::string preamble;            ///< OpenCL C placed before the kernels: helper functions such as cell_of
+    /// The kernels' name, in build errors and profilers.
     std::string name = "radix_sort";
     /// Checked mode: bounds-check every access name[index] of key_expr to an array argument (OutOfBoundsError
     /// naming the kernel `<name>_keys`; each call blocks). CLALGO_CHECKED=1 turns it on for every RadixSort.
@@ -117,6 +118,7 @@ struct RadixSortOptions {
 template <class Key>
 class RadixSort {
 public:
+    /// A sort of the declared `arguments` by `key_expr`, writing each array of `sort_arg_names` to its `<name>_out`.
     RadixSort(const Context& context, const std::string& arguments, const std::string& key_expr,
               const std::vector<std::string>& sort_arg_names, const RadixSortOptions& options = {})
         : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context)) {
@@ -171,6 +173,7 @@ public:
     }
 
     template <class... Args>
+    /// Sorts ascending by the whole key; returns the event of the last launch.
     Event operator()(const Queue& queue, const Args&... arguments) const {
         return (*this)(queue, SortOptions{}, arguments...);
     }

@@ -3,7 +3,7 @@
 // ticket, so it only ever waits on groups that have started), ranks its keys by the digit in local memory,
 // publishes its count of each digit (with CLALGO_EARLY_COUNTS once the digits are counted, before the group scans
 // the counts into the keys' places; CUB's "early counts" publish sooner still, from a histogram made before the
-// ranking, which measured slower here: docs/performance.md), looks back across the tiles before it for their
+// ranking, which measured slower here: docs/architecture.md), looks back across the tiles before it for their
 // counts (decoupled look-back, 256 digits at once), and writes its keys, in digit order, to their places. About
 // 2n memory traffic per digit.
 // A look-back word is (call epoch << 42) | (kind << 40) | count: epochs make words of earlier passes read as

@@ -27,11 +27,15 @@ namespace clalgo {
 
 /// One parsed argument declaration.
 struct ArgumentDeclaration {
+    /// The argument's name.
     std::string name;
     std::string type;         ///< the OpenCL C element type, canonical ("uint", not "unsigned int")
     bool is_array = false;    ///< declared with '*'
+    /// Declared `const`.
     bool is_const = false;
+    /// Declared `volatile`.
     bool is_volatile = false;
+    /// Declared `restrict`.
     bool is_restrict = false;
     std::string declared;     ///< the piece as the user wrote it
 

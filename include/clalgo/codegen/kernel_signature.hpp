@@ -17,11 +17,16 @@ namespace clalgo {
 
 /// One parameter of a hand-written kernel, as its source declares it.
 struct KernelParameter {
+    /// The address space of a parameter: a value, or a `__global`, `__constant` or `__local` pointer.
     enum class Space { private_value, global, constant, local };
+    /// The parameter's name.
     std::string name;
     std::string type;        ///< the element type, canonical ("uint"); "" where clalgo cannot read it
+    /// Its address space.
     Space space = Space::private_value;
+    /// Declared with `*`.
     bool is_pointer = false;
+    /// Points to `const`.
     bool is_const = false;
     std::string declared;    ///< the parameter as written
     /// Whether clalgo knows the type (a builtin, a vector, a registered struct), so that calls can be checked.
@@ -30,7 +35,9 @@ struct KernelParameter {
 
 /// A __kernel function read from the source.
 struct KernelSignature {
+    /// The kernel's name.
     std::string name;
+    /// The parameters, in order.
     std::vector<KernelParameter> parameters;
 };
 

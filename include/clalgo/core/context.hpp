@@ -190,8 +190,11 @@ public:
     /// own OpenCL code. Wrapping the same cl::Context twice shares clalgo's cache.
     explicit Context(const cl::Context& context) : state_(detail::state_for(context)) {}
 
+    /// The wrapped OpenCL context.
     const cl::Context& get() const noexcept { return state_->context; }
+    /// The context's devices.
     const std::vector<cl::Device>& devices() const noexcept { return state_->devices; }
+    /// Device `index` of the context.
     const cl::Device& device(std::size_t index = 0) const { return state_->devices.at(index); }
 
     /// The facts clalgo read of a device of this context.
@@ -200,11 +203,15 @@ public:
             if (state_->devices[d]() == device()) return state_->infos[d];
         throw std::invalid_argument("clalgo: the device is not part of this context");
     }
+    /// The facts clalgo read of device `index`.
     const DeviceInfo& info(std::size_t index = 0) const { return state_->infos.at(index); }
 
+    /// What clalgo keeps per context: its caches (internal).
     detail::ContextState& state() const noexcept { return *state_; }
 
+    /// Whether both wrap the same OpenCL context.
     friend bool operator==(const Context& a, const Context& b) { return a.state_ == b.state_; }
+    /// Whether they wrap different OpenCL contexts.
     friend bool operator!=(const Context& a, const Context& b) { return !(a == b); }
 
 private:

@@ -17,6 +17,7 @@
 
 namespace clalgo {
 
+/// What a clalgo call that does not wait returns: an OpenCL event made only when one is asked for.
 class Event {
 public:
     /// No work: converts to a null cl::Event, and wait() returns at once.
@@ -49,6 +50,7 @@ public:
         return pending_->event;
     }
 
+    /// The OpenCL event (see get()), so that an Event goes wherever a cl::Event does.
     operator cl::Event() const { return get(); }  // NOLINT: implicit, so an Event is a cl::Event
 
     /// Waits until the call's work has completed (nothing to wait for where the Event is empty).

@@ -38,7 +38,9 @@ namespace clalgo {
 struct MemoryPoolStatistics {
     std::size_t bytes_in_use = 0;    ///< drawn and not yet given back, counted by size class
     std::size_t bytes_cached = 0;    ///< given back and kept for reuse (never more than the limit)
+    /// Buffers drawn and not given back.
     std::size_t buffers_in_use = 0;
+    /// Buffers given back and kept for reuse.
     std::size_t buffers_cached = 0;
     std::uint64_t hits = 0;          ///< allocations served by a cached buffer
     std::uint64_t misses = 0;        ///< allocations that made a new buffer
@@ -122,6 +124,7 @@ inline void place_on_device(const Queue& queue, const cl::Buffer& buffer) {
 /// never exceed the limit: the oldest cached buffers are released first. Thread-safe.
 class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
 public:
+    /// The smallest size class, in bytes: smaller requests get a buffer of this size.
     static constexpr std::size_t smallest_class = 256;
 
     /// The pool of `context`, configured on first use from CLALGO_POOL (on unless 0/off/false/no) and
@@ -210,6 +213,7 @@ public:
                                     in_queue_order);
     }
 
+    /// Whether the pool keeps buffers (CLALGO_POOL, set_enabled).
     bool enabled() const {
         std::lock_guard<std::mutex> lock(mutex_);
         return enabled_;
@@ -245,6 +249,7 @@ public:
         statistics_.buffers_cached = 0;
     }
 
+    /// What the pool holds and has done so far.
     MemoryPoolStatistics statistics() const {
         std::lock_guard<std::mutex> lock(mutex_);
         return statistics_;

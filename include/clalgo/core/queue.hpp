@@ -44,6 +44,7 @@ public:
     explicit Queue(const Context& context, cl_command_queue_properties properties = 0)
         : Queue(context, context.device(), properties) {}
 
+    /// A new in-order queue on `device`, which must be a device of the context.
     Queue(const Context& context, const cl::Device& device, cl_command_queue_properties properties = 0)
         : context_(context), device_(device) {
         reject_out_of_order(properties);
@@ -69,9 +70,13 @@ public:
         events_at_once_ = profiling_ || detail::environment_flag("CLALGO_EAGER_EVENTS");
     }
 
+    /// The wrapped OpenCL command queue.
     const cl::CommandQueue& get() const noexcept { return queue_; }
+    /// The queue's context.
     const Context& context() const noexcept { return context_; }
+    /// The queue's device.
     const cl::Device& device() const noexcept { return device_; }
+    /// The facts clalgo read of the queue's device.
     const DeviceInfo& info() const { return context_.info(device_); }
 
     /// Whether the queue was made with CL_QUEUE_PROFILING_ENABLE: calls then make their events at once (Event).
@@ -87,6 +92,7 @@ public:
 
     /// Waits until everything enqueued so far has finished.
     void finish() const { queue_.finish(); }
+    /// Sends what is enqueued to the device, without waiting.
     void flush() const { queue_.flush(); }
 
     /// Shared by every Queue that wraps the same command queue, and alive exactly as long as one of them is.
@@ -108,6 +114,7 @@ private:
 
 /// Events an operation must wait for: `kernel(q, x, y, clalgo::wait_for({event_a, event_b}))`.
 struct WaitFor {
+    /// OpenCL events to wait for.
     std::vector<cl::Event> events;
     /// clalgo Events not made yet: the call makes (and flushes) those of other queues, and needs none of its own
     /// queue's, which the in-order queue runs first anyway.

@@ -90,6 +90,7 @@ public:
         return done;
     }
 
+    /// The parsed argument declarations.
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The name, preamble and options it was made with.
     const ElementwiseOptions& options() const noexcept { return options_; }

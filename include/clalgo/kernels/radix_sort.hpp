@@ -21,7 +21,7 @@
 #include <clalgo/kernels/radix_sort_source.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/radix_sort.hpp>
-#include <clalgo/tuning/store.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -38,8 +38,11 @@ namespace clalgo {
 /// How a radix sort orders: ascending or descending, by the bits [begin_bit, end_bit) of the key (end_bit -1:
 /// the key's width). Keys equal in those bits keep their order.
 struct SortOptions {
+    /// Largest key first.
     bool descending = false;
+    /// The first key bit that orders.
     int begin_bit = 0;
+    /// One past the last key bit that orders (-1: the key's width).
     int end_bit = -1;
 };
 

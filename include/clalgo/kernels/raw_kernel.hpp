@@ -31,6 +31,7 @@ namespace clalgo {
 
 /// A `__local` argument of a raw kernel: room for `bytes` bytes in each work-group's local memory.
 struct LocalMemory {
+    /// Bytes of local memory per work-group.
     std::size_t bytes = 0;
 };
 
@@ -105,6 +106,7 @@ struct RawProgramState {
 /// One kernel of a RawProgram; copies share it. Calls are checked, asynchronous, and return the launch's event.
 class RawKernel {
 public:
+    /// The kernel's name.
     const std::string& name() const noexcept { return signature_.name; }
     /// The parameters as the kernel's source declares them.
     const std::vector<KernelParameter>& parameters() const noexcept { return signature_.parameters; }

@@ -23,9 +23,9 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/reduction.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 #include <clalgo/kernels/scratch.hpp>
-#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -50,7 +50,9 @@ struct ReductionOptions {
 /// A reduction result left on the device: a one-element array and the event that completes it.
 template <class T>
 struct DeviceResult {
+    /// The result, in a one-element device array.
     Array<T> value;
+    /// Completes when the result is written.
     Event event;
     /// Waits for the result and copies it to the host.
     T get(const Queue& queue) const { return value.read_at(queue, 0, detail::wait_list_for(queue, event)); }
@@ -163,10 +165,13 @@ public:
         return enqueue(queue, &destination.buffer(), destination.offset(), nullptr, arguments...);
     }
 
+    /// The parsed argument declarations.
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The expressions and options it was made with (a multi-device call combines its partials with them).
     const std::string& neutral() const noexcept { return neutral_; }
+    /// The expression that combines two values, a and b.
     const std::string& reduce_expr() const noexcept { return reduce_expr_; }
+    /// The options the kernel was made with.
     const ReductionOptions& options() const noexcept { return options_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
@@ -268,7 +273,7 @@ private:
             // under the lock: another thread's call on this queue would otherwise overwrite the result slot of
             // the queue's scratch buffer before this read. Blocking: on NVIDIA's OpenCL a blocking read of a few
             // bytes into pageable memory returns in about 25 µs, a non-blocking one waited for in about 55 µs
-            // (docs/performance.md, "The blocking reduction").
+            // (docs/architecture.md, "Design notes").
             try {
                 queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back);
             } catch (const cl::Error& error) {

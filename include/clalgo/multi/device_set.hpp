@@ -259,13 +259,18 @@ public:
         return DeviceSet(std::vector<Queue>{Queue(Context::default_context())});
     }
 
+    /// The context of every queue.
     const Context& context() const noexcept { return context_; }
+    /// How many queues.
     std::size_t size() const noexcept { return queues_.size(); }
+    /// Queue `index`.
     const Queue& queue(std::size_t index) const { return queues_.at(index); }
+    /// The queues.
     const std::vector<Queue>& queues() const noexcept { return queues_; }
 
     /// Each queue's share of the work, relative to the others (compute units until set or calibrated).
     const std::vector<double>& weights() const noexcept { return weights_; }
+    /// Sets each queue's share (one positive weight per queue).
     void set_weights(std::vector<double> weights) {
         if (weights.size() != queues_.size())
             throw std::invalid_argument("clalgo::DeviceSet::set_weights: " + std::to_string(weights.size()) +

@@ -77,14 +77,20 @@ public:
         weights_.assign(std::size_t(size_), 1.0);
     }
 
+    /// This rank's number in the communicator.
     int rank() const noexcept { return rank_; }
+    /// How many ranks.
     int size() const noexcept { return size_; }
+    /// The communicator.
     MPI_Comm communicator() const noexcept { return communicator_; }
+    /// This rank's queue.
     const Queue& queue() const noexcept { return queue_; }
+    /// This rank's context.
     const Context& context() const noexcept { return queue_.context(); }
 
     /// Each rank's share of the work (equal until set or calibrated); the same on every rank.
     const std::vector<double>& weights() const noexcept { return weights_; }
+    /// Sets each rank's share (one positive weight per rank; the same on every rank).
     void set_weights(std::vector<double> weights) {
         if (weights.size() != std::size_t(size_))
             throw std::invalid_argument("clalgo::mpi::Ranks::set_weights: " + std::to_string(weights.size()) +
@@ -195,6 +201,7 @@ private:
 template <class T>
 class ScanKernel {
 public:
+    /// A scan over `ranks` with the arguments and expressions of GenericScanKernel.
     ScanKernel(const Ranks& ranks, const std::string& arguments, const std::string& input_expr,
                const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                ScanOptions options = {})

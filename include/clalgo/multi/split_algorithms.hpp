@@ -99,6 +99,7 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
 template <class T>
 class SplitScanKernel {
 public:
+    /// A scan over `devices` with the arguments and expressions of GenericScanKernel.
     SplitScanKernel(const DeviceSet& devices, const std::string& arguments, const std::string& input_expr,
                     const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                     ScanOptions options = {})
@@ -181,6 +182,7 @@ public:
         return has_carry ? carried_.with_carry(queue, carry, share, arguments...) : carried_(queue, share, arguments...);
     }
 
+    /// The devices it splits across.
     const DeviceSet& devices() const noexcept { return *devices_; }
     /// The inclusive prefixes of `totals` (shares' totals, in order) by the scan's operator.
     std::vector<T> prefixes(const std::vector<T>& totals) const {

@@ -60,10 +60,13 @@ public:
         return array;
     }
 
+    /// How many elements in all.
     std::size_t size() const noexcept { return offsets_.empty() ? 0 : offsets_.back() + sizes_.back(); }
+    /// How many parts (one per device).
     std::size_t parts() const noexcept { return parts_.size(); }
     /// Part d: the elements [offset(d), offset(d) + part(d).size()) of the whole.
     ArrayView<T> part(std::size_t d) const { return parts_.at(d).view(0, sizes_.at(d)); }
+    /// Where part d starts in the whole.
     std::size_t offset(std::size_t d) const { return offsets_.at(d); }
 
     /// The whole array, gathered to the host from every device (the parts' reads enqueued at once).
