@@ -6,6 +6,8 @@
 #include <clalgo/multi/device_set.hpp>
 #include <clalgo/multi/split_array.hpp>
 
+#include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -151,6 +153,44 @@ TEST(DeviceSet, RunsAnElementwiseKernelOverEveryShareIntoItsOwnPart) {
         for (std::int64_t i = 0; i < n; ++i) wrong += host[i] != 3 * i + 1;
         EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1];
     }
+}
+
+TEST(DeviceSet, CombinesOnTheHostOnlyThePlainForms) {
+    using clalgo::detail::HostOperator;
+    using clalgo::detail::host_operator;
+    EXPECT_EQ(host_operator<std::int64_t>("a + b"), HostOperator::sum);
+    EXPECT_EQ(host_operator<double>(" b+a "), HostOperator::sum);
+    EXPECT_EQ(host_operator<float>("fmax(a, b)"), HostOperator::max);
+    EXPECT_EQ(host_operator<std::int32_t>("min(b,a)"), HostOperator::min);
+    for (const char* other : {"a - b", "a + b + 1", "a * b", "max(a, b) + 0", "(a + b)", "a+bb", "fmin(a,c)"})
+        EXPECT_EQ(host_operator<std::int64_t>(other), HostOperator::none) << other;
+    EXPECT_EQ(host_operator<cl_long2>("a + b"), HostOperator::none);  // vectors go to the device
+}
+
+TEST(DeviceSet, CombinesSumsMinimaAndMaximaOfEveryShareInOrder) {
+    auto& devices = two_devices();
+    const std::int64_t n = 100003;
+    // unsigned sums wrap, as on the device; minima and maxima of floats and integers, in their spellings
+    const clalgo::ReductionKernel<std::uint32_t> wrapping(devices.context(), "0", "a + b", "(uint)i * 2654435761u", "");
+    const clalgo::ReductionKernel<float> largest(devices.context(), "-INFINITY", "fmax(a, b)",
+                                                 "(float)((i * 7919) % 1000) - 500.0f", "");
+    const clalgo::ReductionKernel<std::int32_t> smallest(devices.context(), "INT_MAX", "min(b,a)",
+                                                         "(int)((i * 7919) % 100003) - 50000", "");
+    std::uint32_t sum = 0;
+    float most = -INFINITY;
+    std::int32_t least = INT32_MAX;
+    for (std::int64_t i = 0; i < n; ++i) {
+        sum += std::uint32_t(i) * 2654435761u;
+        most = std::max(most, float((i * 7919) % 1000) - 500.0f);
+        least = std::min(least, std::int32_t((i * 7919) % 100003) - 50000);
+    }
+    for (const auto& weights : weightings) {
+        devices.set_weights(weights);
+        EXPECT_EQ(devices.reduce(wrapping, clalgo::range(0, n)), sum) << weights[0] << ":" << weights[1];
+        EXPECT_EQ(devices.reduce(largest, clalgo::range(0, n)), most) << weights[0] << ":" << weights[1];
+        EXPECT_EQ(devices.reduce(smallest, clalgo::range(0, n)), least) << weights[0] << ":" << weights[1];
+    }
+    devices.set_weights({1, 1});
 }
 
 TEST(DeviceSet, RefusesOnePlainArrayThatSeveralDevicesWouldWrite) {
