@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -89,26 +90,23 @@ Expected expect(std::int64_t n, const std::vector<std::int64_t>& probes) {
     return expected;
 }
 
-/// Times `call` (which waits for its work): calls back to back until at least `minimum` seconds have passed,
-/// `rounds` times; the best round's time per call.
-std::pair<double, int> time_per_call(const std::function<void()>& call, double minimum, int rounds) {
+/// Times `call` (which waits for its work): `rounds` rounds of as many calls back to back as take at least
+/// `minimum` seconds (a count all processes agree on, `agree` giving the largest of their values); the best
+/// round's time per call, and the calls in a round.
+std::pair<double, int> time_per_call(const std::function<void()>& call, double minimum, int rounds,
+                                     const std::function<double(double)>& agree) {
     call();  // warm-up: builds, pool draws
+    example::Stopwatch once;
+    call();
+    const double first = agree(once.seconds());
+    const int calls = int(std::min(1e6, std::max(1.0, std::ceil(minimum / std::max(first, 1e-9)))));
     double best = 1e30;
-    int calls_in_best = 0;
     for (int round = 0; round < rounds; ++round) {
         example::Stopwatch clock;
-        int calls = 0;
-        do {
-            call();
-            ++calls;
-        } while (clock.seconds() < minimum);
-        const double per_call = clock.seconds() / calls;
-        if (per_call < best) {
-            best = per_call;
-            calls_in_best = calls;
-        }
+        for (int k = 0; k < calls; ++k) call();
+        best = std::min(best, agree(clock.seconds()) / calls);
     }
-    return {best, calls_in_best};
+    return {best, calls};
 }
 
 /// The devices of this process (or, with MPI, of all ranks) for the lines printed.
@@ -222,6 +220,16 @@ int run(int argc, char** argv) {
         scale.devices.set_weights(weights);
 #endif
     }
+    // the largest of every process's value: the processes of an MPI job make the same number of calls
+    auto agree = [&](double value) {
+#ifdef CLALGO_EXAMPLE_MPI
+        double largest = value;
+        MPI_Allreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        return largest;
+#else
+        return value;
+#endif
+    };
     auto wanted = [&](const std::string& name) {
         return !only || ("," + *only + ",").find("," + name + ",") != std::string::npos;
     };
@@ -278,7 +286,7 @@ int run(int argc, char** argv) {
 
     if (wanted("map")) {
         clalgo::SplitArray<std::int32_t> y(scale.devices, std::size_t(local.size()));
-        const auto timed = time_per_call([&] { clalgo::map(scale.devices, map, x, y); }, minimum, rounds);
+        const auto timed = time_per_call([&] { clalgo::map(scale.devices, map, x, y); }, minimum, rounds, agree);
         std::int64_t total = clalgo::reduce(scale.devices, sum, y);
         total = scale.sum_over_processes(total);
         line("map", timed, total == 3 * expected.sum + n);
@@ -286,7 +294,7 @@ int run(int argc, char** argv) {
     if (wanted("reduce")) {
         std::int64_t total = 0;
         const auto timed = time_per_call([&] { total = scale.sum_over_processes(clalgo::reduce(scale.devices, sum, x)); },
-                                         minimum, rounds);
+                                         minimum, rounds, agree);
         line("reduce", timed, total == expected.sum);
     }
     if (wanted("copy_if")) {
@@ -296,7 +304,7 @@ int run(int argc, char** argv) {
                 const auto positive = clalgo::copy_if(scale.devices, x, "ary[i] > 0");
                 kept = scale.sum_over_processes(std::int64_t(positive.size()));
             },
-            minimum, rounds);
+            minimum, rounds, agree);
         line("copy_if", timed, kept == expected.positive);
     }
     if (wanted("scan")) {
@@ -313,7 +321,7 @@ int run(int argc, char** argv) {
                                                             "y[i - start] = item", options);
         auto call = [&] { prefix(clalgo::range(0, n), x, y, clalgo::share_start); };
 #endif
-        const auto timed = time_per_call(call, minimum, rounds);
+        const auto timed = time_per_call(call, minimum, rounds, agree);
         // the probes this process holds
         bool ok = true;
         for (std::size_t p = 0; p < probes.size(); ++p) {
