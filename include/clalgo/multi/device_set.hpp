@@ -17,11 +17,15 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/multi/device_threads.hpp>
 #include <clalgo/multi/per_device.hpp>
 
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -157,32 +161,6 @@ inline void wait_all(const std::vector<cl::Event>& events, const std::string& wh
     }
 }
 
-/// The first element of each of `values`, value k read on `queues[k]` after the work enqueued there before (the
-/// queues are in order): every read is enqueued before any is waited for, so that the devices finish their work
-/// at once and the host waits once.
-template <class T>
-std::vector<T> read_firsts(const std::vector<ArrayView<T>>& values, const std::vector<const Queue*>& queues) {
-    std::vector<T> host(values.size());
-    std::vector<cl::Event> reads;
-    try {
-        for (std::size_t k = 0; k < values.size(); ++k) {
-            reads.emplace_back();
-            queues[k]->get().enqueueReadBuffer(values[k].buffer(), CL_FALSE, values[k].offset() * sizeof(T),
-                                               sizeof(T), &host[k], nullptr, &reads.back());
-            queues[k]->flush();
-        }
-    } catch (const cl::Error& error) {
-        reads.pop_back();
-        try {
-            if (!reads.empty()) cl::WaitForEvents(reads);  // the host vector must outlive the reads enqueued
-        } catch (const cl::Error&) {
-        }
-        rethrow(error, "reading the results of a multi-device call");
-    }
-    wait_all(reads, "reading the results of a multi-device call");
-    return host;
-}
-
 }  // namespace detail
 
 /// A set of in-order queues, one per device share, all on one context; see the header's first lines.
@@ -311,18 +289,15 @@ public:
             const std::size_t d = used.empty() ? 0 : used.front();
             return kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
         }
-        std::vector<DeviceResult<T>> results;
-        std::vector<ArrayView<T>> values;
-        std::vector<const Queue*> on;
-        for (std::size_t d : used) {
-            results.push_back(kernel.async(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...));
-            values.push_back(results.back().value);
-            on.push_back(&queues_[d]);
-            queues_[d].flush();
-        }
+        // each device's launch and the blocking read of its partial on a thread of its own: the round trips overlap
+        std::vector<T> partials(used.size());
+        at_once(used.size(), [&](std::size_t k) {
+            const std::size_t d = used[k];
+            partials[k] = kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
+        });
         const auto& options = kernel.options();
-        return detail::combine_in_order(queues_.front(), detail::read_firsts(values, on), kernel.neutral(),
-                                        kernel.reduce_expr(), options.preamble, options.build_options);
+        return detail::combine_in_order(queues_.front(), partials, kernel.neutral(), kernel.reduce_expr(),
+                                        options.preamble, options.build_options);
     }
 
     /// `kernel` over `indices`, split across the devices and run concurrently; waits for every share. A
@@ -342,25 +317,37 @@ public:
         detail::wait_all(events, "waiting for the shares of a multi-device call");
     }
 
-    /// Calls `work(d, queue, share)` for each device d whose share of `indices` is not empty, in device order,
-    /// flushing each queue after its call, then waits until every queue has run what it was given. The devices
-    /// work at once where `work` only enqueues (a blocking call in it makes the next device wait for this one).
-    /// The arrays `work` uses should live on device d: a SplitArray's part d, or arrays made on `queue`.
+    /// Calls `work(d, queue, share)` for each device d whose share of `indices` is not empty, then waits until
+    /// every queue has run what it was given. The devices' calls run at once, each on a host thread of its own
+    /// (device 0's on the calling thread), so `work` may block (read a result back) without holding the others
+    /// up; it should touch only device d's things: its queue, a SplitArray's part d, results of its own.
     template <class Work>
     void each(const IndexRange& indices, const Work& work) const {
         const auto shares = split(indices);
         const std::vector<std::size_t> used = running(shares);
-        for (std::size_t d : used) {
+        at_once(used.size(), [&](std::size_t k) {
+            const std::size_t d = used[k];
             work(d, queues_[d], shares[d]);
-            queues_[d].flush();
-        }
-        for (std::size_t d : used) {
             try {
                 queues_[d].get().finish();
             } catch (const cl::Error& error) {
                 detail::rethrow(error, "waiting for the shares of DeviceSet::each");
             }
+        });
+    }
+
+    /// Runs work(k) for every k in [0, count) at once, k = 0 on the calling thread and the others on the set's
+    /// host threads (one per device after the first, made at the first such call); waits, and rethrows the
+    /// exception of the lowest k that threw. The multi-device calls give each device's part of their work to it.
+    void at_once(std::size_t count, const std::function<void(std::size_t)>& work) const {
+        if (count <= 1) {
+            if (count == 1) work(0);
+            return;
         }
+        std::call_once(threads_->made, [&] {
+            threads_->threads = std::make_unique<detail::DeviceThreads>(queues_.size() - 1);
+        });
+        threads_->threads->run(count, work);
     }
 
 private:
@@ -382,9 +369,16 @@ private:
         for (const auto& queue : queues_) weights_.push_back(double(queue.info().compute_units));
     }
 
+    /// The host threads of at_once, shared by the set's copies.
+    struct Threads {
+        std::once_flag made;
+        std::unique_ptr<detail::DeviceThreads> threads;
+    };
+
     Context context_;
     std::vector<Queue> queues_;
     std::vector<double> weights_;
+    std::shared_ptr<Threads> threads_ = std::make_shared<Threads>();
 };
 
 }  // namespace clalgo

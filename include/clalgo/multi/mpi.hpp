@@ -212,9 +212,13 @@ public:
     /// Collective: scans this rank's share of `indices`; waits until it is written.
     template <class... Args>
     void operator()(const IndexRange& indices, const Args&... arguments) const {
-        const IndexRange mine = ranks_->share(indices);
+        const auto shares = clalgo::detail::split_range(indices, ranks_->weights());
+        const IndexRange mine = shares[std::size_t(ranks_->rank())];
+        // the last rank with a share needs no total: no rank takes a carry from it
+        bool later = false;
+        for (std::size_t r = std::size_t(ranks_->rank()) + 1; r < shares.size(); ++r) later = later || shares[r].size() > 0;
         T total{};
-        if (mine.size() > 0) total = one_.total(0, mine, clalgo::detail::part_of(arguments, 0, mine.start)...);
+        if (mine.size() > 0 && later) total = one_.total(0, mine, clalgo::detail::part_of(arguments, 0, mine.start)...);
         const auto prefixes = ranks_->combine(total, mine.size() > 0, neutral_, scan_expr_, preamble_, build_options_,
                                              [] { return T{}; });
         // this rank's carry: the prefix of the ranks before it that had a share

@@ -29,53 +29,34 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
     const Queue& first = devices.queue(0);
     if (devices.size() == 1) return copy_if<Value>(first, indices, predicate, options);
     const auto shares = devices.split(indices);
-    std::vector<Selection<Value>> parts;
-    std::vector<const Queue*> on;
-    for (std::size_t d = 0; d < shares.size(); ++d) {
-        if (shares[d].size() == 0) continue;
-        parts.push_back(copy_if<Value>(devices.queue(d), shares[d], predicate, options));
-        on.push_back(&devices.queue(d));
-        devices.queue(d).flush();
-    }
-    // the counts, then each share's kept items at the sum of the counts before it
-    std::vector<ArrayView<std::int64_t>> count_arrays;
-    for (const auto& part : parts) count_arrays.push_back(part.count.device);
-    const std::vector<std::int64_t> counts = detail::read_firsts(count_arrays, on);
+    std::vector<std::size_t> used;
+    for (std::size_t d = 0; d < shares.size(); ++d)
+        if (shares[d].size() > 0) used.push_back(d);
+    // each device: its selection, its count, and (on another device than the first) its kept items to the host
+    std::vector<Selection<Value>> parts(used.size());
+    std::vector<std::int64_t> counts(used.size());
+    std::vector<std::vector<Value>> staged(used.size());
+    auto on_first = [&](std::size_t d) { return devices.queue(d).device()() == first.device()(); };
+    devices.at_once(used.size(), [&](std::size_t k) {
+        const Queue& queue = devices.queue(used[k]);
+        parts[k] = copy_if<Value>(queue, shares[used[k]], predicate, options);
+        counts[k] = parts[k].count.get(queue);
+        const auto held = std::min<std::int64_t>(counts[k], std::int64_t(parts[k].values.size()));
+        if (!on_first(used[k]) && held > 0) staged[k] = parts[k].values.view(0, std::size_t(held)).to_host(queue);
+    });
     std::int64_t total = 0;
     for (auto count : counts) total += count;
     const std::int64_t room = std::min(total, options.capacity.value_or(total));
     Selection<Value> result{Array<Value>(first, static_cast<std::size_t>(room), pooled),
                             DeviceCount{Array<std::int64_t>(first, 1, pooled), Event()}};
-    std::vector<Value> staged(static_cast<std::size_t>(room));
-    std::vector<cl::Event> reads;
     std::int64_t offset = 0;
     for (std::size_t k = 0; k < parts.size() && offset < room; ++k) {
         const std::int64_t length = std::min(counts[k], room - offset);
         if (length > 0) {
-            const auto kept = parts[k].values.view(0, std::size_t(length));
-            if (on[k]->device()() == first.device()()) {
-                kept.copy_to(first, result.values.view(std::size_t(offset), std::size_t(length)));
-            } else {
-                try {
-                    reads.emplace_back();
-                    on[k]->get().enqueueReadBuffer(kept.buffer(), CL_FALSE, kept.offset() * sizeof(Value),
-                                                   kept.bytes(), staged.data() + offset, nullptr, &reads.back());
-                    on[k]->flush();
-                } catch (const cl::Error& error) {
-                    reads.pop_back();
-                    detail::wait_all(reads, "reading the kept items of a multi-device copy_if");
-                    detail::rethrow(error, "reading the kept items of a multi-device copy_if");
-                }
-            }
+            const auto place = result.values.view(std::size_t(offset), std::size_t(length));
+            if (on_first(used[k])) parts[k].values.view(0, std::size_t(length)).copy_to(first, place);
+            else place.write(first, staged[k].data());
         }
-        offset += length;
-    }
-    detail::wait_all(reads, "reading the kept items of a multi-device copy_if");
-    offset = 0;
-    for (std::size_t k = 0; k < parts.size() && offset < room; ++k) {
-        const std::int64_t length = std::min(counts[k], room - offset);
-        if (length > 0 && on[k]->device()() != first.device()())
-            result.values.view(std::size_t(offset), std::size_t(length)).write(first, staged.data() + offset);
         offset += length;
     }
     try {
@@ -139,19 +120,13 @@ public:
         detail::refuse_shared_writes("SplitScanKernel", name_, carried_.arguments(), used.size(), arguments...);
         std::vector<T> carries(used.size());
         if (used.size() > 1) {
-            // the last share's total is never a carry: only the others are scanned for theirs
-            std::vector<Array<T>> totals;
-            std::vector<ArrayView<T>> values;
-            std::vector<const Queue*> on;
-            for (std::size_t k = 0; k + 1 < used.size(); ++k) {
-                const Queue& queue = devices_->queue(used[k]);
-                totals.emplace_back(queue, 1, detail::pooled_in_queue_order);
-                totals_.with_total(queue, totals.back(), runs[k], detail::part_of(arguments, used[k], starts[k])...);
-                values.push_back(totals.back());
-                on.push_back(&queue);
-                queue.flush();
-            }
-            const auto before = prefixes(detail::read_firsts(values, on));
+            // the last share's total is never a carry: only the others are scanned for theirs, each device's
+            // launch and blocking read on a host thread of its own
+            std::vector<T> totals(used.size() - 1);
+            devices_->at_once(totals.size(), [&](std::size_t k) {
+                totals[k] = total(used[k], runs[k], detail::part_of(arguments, used[k], starts[k])...);
+            });
+            const auto before = prefixes(totals);
             for (std::size_t k = 1; k < used.size(); ++k) carries[k] = before[k - 1];
         }
         std::vector<cl::Event> events;
@@ -168,7 +143,7 @@ public:
     template <class... Args>
     T total(std::size_t device, const IndexRange& share, const Args&... arguments) const {
         const Queue& queue = devices_->queue(device);
-        Array<T> total(queue, 1, pooled);
+        Array<T> total(queue, 1, detail::pooled_in_queue_order);
         Event done = totals_.with_total(queue, total, share, arguments...);
         return total.read_at(queue, 0, detail::wait_list_for(queue, done));
     }
