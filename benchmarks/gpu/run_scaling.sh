@@ -4,7 +4,8 @@
 # GPU each), an uneven split and the calibrated weights, and what one array written by two devices costs.
 #   benchmarks/gpu/run_scaling.sh BINARIES [OUT]
 #     BINARIES  a folder holding euler43, pi, scaling and, for the MPI rows, euler43_mpi, pi_mpi, scaling_mpi
-#               (a build folder's examples/ and benchmarks/ programs copied together)
+#               (a build folder's examples/ and benchmarks/ programs copied together); test_device_set,
+#               test_split_array, test_split_algorithms and test_mpi run too where they are there
 #     OUT       where the logs go (default: scaling-results); scaling_table.py reads them
 #   Environment: DEVICES (how many GPUs to use at most; default: all the first platform has), MPIRUN (default:
 #   mpirun from PATH; as root it is given --allow-run-as-root), SAMPLES (pi's Monte Carlo points, default 2^40).
@@ -62,6 +63,16 @@ if [ -x "$binaries/euler43_mpi" ] && command -v "${MPIRUN:-mpirun}" >/dev/null; 
     run "euler43-mpi$k" $mpirun -np "$k" "$binaries/euler43_mpi" --all --repeat 5
     run "pi-mpi$k" $mpirun -np "$k" "$binaries/pi_mpi" --samples "$samples" --repeat 3
     run "scaling-mpi$k" $mpirun -np "$k" "$binaries/scaling_mpi"
+  done
+fi
+# the multi-device tests, where they were copied beside the programs: on one GPU (two queues) and over MPI ranks
+for test in test_device_set test_split_array test_split_algorithms; do
+  [ -x "$binaries/$test" ] && run "$test" "$binaries/$test"
+done
+if [ -x "$binaries/test_mpi" ] && command -v "${MPIRUN:-mpirun}" >/dev/null; then
+  for spec in "${sets[@]}"; do
+    k=$(($(tr -cd ',' <<<"$spec" | wc -c) + 1))
+    run "test_mpi$k" $mpirun -np "$k" "$binaries/test_mpi"
   done
 fi
 echo "run_scaling.sh: logs in $out (benchmarks/gpu/scaling_table.py $out)"
