@@ -17,13 +17,12 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan.hpp>
-#include <clalgo/multi/device_threads.hpp>
 #include <clalgo/multi/per_device.hpp>
 
 #include <cctype>
 #include <chrono>
 #include <cstdint>
-#include <functional>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -161,6 +160,84 @@ inline void wait_all(const std::vector<cl::Event>& events, const std::string& wh
     }
 }
 
+/// How a multi-device call brings one small result back from each device: every read is enqueued before any is
+/// waited for, into pinned host memory (`pinned`, the default: a mapped CL_MEM_ALLOC_HOST_PTR buffer, which the
+/// driver copies into directly), into ordinary memory (`pageable`), or waited for by polling the reads' status
+/// (`poll`, into pinned memory); `blocking` reads each device in turn. CLALGO_GATHER chooses, for measurements.
+enum class GatherMode { pinned, pageable, poll, blocking };
+
+inline GatherMode gather_mode() {
+    static const GatherMode mode = [] {
+        const auto text = environment("CLALGO_GATHER");
+        if (!text || text->empty() || *text == "pinned") return GatherMode::pinned;
+        if (*text == "pageable") return GatherMode::pageable;
+        if (*text == "poll") return GatherMode::poll;
+        if (*text == "blocking") return GatherMode::blocking;
+        throw std::invalid_argument("clalgo: CLALGO_GATHER='" + *text +
+                                    "' is none of pinned, pageable, poll and blocking");
+    }();
+    return mode;
+}
+
+/// Pinned host memory a DeviceSet reads its devices' results into: one mapped CL_MEM_ALLOC_HOST_PTR buffer,
+/// grown as needed, shared by the set's copies; `mutex` is held from the reads' enqueueing to the copy out.
+struct GatherStaging {
+    std::mutex mutex;
+    cl::CommandQueue queue;  ///< where it was mapped, and is unmapped
+    cl::Buffer buffer;
+    void* host = nullptr;
+    std::size_t bytes = 0;
+
+    GatherStaging() = default;
+    GatherStaging(const GatherStaging&) = delete;
+    GatherStaging& operator=(const GatherStaging&) = delete;
+    ~GatherStaging() { release(); }
+
+    /// At least `wanted` bytes of pinned memory, mapped; under the mutex.
+    unsigned char* reserve(const Queue& on, std::size_t wanted) {
+        if (bytes < wanted) {
+            release();
+            const std::size_t size = std::max<std::size_t>(wanted, 4096);
+            try {
+                buffer = cl::Buffer(on.context().get(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
+                queue = on.get();
+                host = queue.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size);
+            } catch (const cl::Error& error) {
+                buffer = cl::Buffer();
+                rethrow(error, "mapping pinned host memory for the results of a multi-device call");
+            }
+            bytes = size;
+        }
+        return static_cast<unsigned char*>(host);
+    }
+
+    void release() noexcept {
+        if (host != nullptr) {
+            try {
+                cl::Event unmapped;
+                queue.enqueueUnmapMemObject(buffer, host, nullptr, &unmapped);
+                unmapped.wait();
+            } catch (...) {
+            }
+        }
+        host = nullptr;
+        buffer = cl::Buffer();
+        bytes = 0;
+    }
+};
+
+/// Waits for `events` by polling their status (no sleep in the driver); an error names `what`.
+inline void poll_all(const std::vector<cl::Event>& events, const std::string& what) {
+    for (const auto& event : events) {
+        cl_int status = CL_QUEUED;
+        do {
+            if (clGetEventInfo(event(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS)
+                status = -1;
+        } while (status > CL_COMPLETE);
+        if (status < 0) throw Error("clalgo: " + what + " failed (command status " + std::to_string(status) + ")");
+    }
+}
+
 }  // namespace detail
 
 /// A set of in-order queues, one per device share, all on one context; see the header's first lines.
@@ -289,14 +366,17 @@ public:
             const std::size_t d = used.empty() ? 0 : used.front();
             return kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
         }
-        // each device's launch and the blocking read of its partial on a thread of its own: the round trips overlap
-        std::vector<T> partials(used.size());
-        at_once(used.size(), [&](std::size_t k) {
-            const std::size_t d = used[k];
-            partials[k] = kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
-        });
+        std::vector<DeviceResult<T>> results;
+        std::vector<ArrayView<T>> values;
+        std::vector<const Queue*> on;
+        for (std::size_t d : used) {
+            results.push_back(kernel.async(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...));
+            values.push_back(results.back().value);
+            on.push_back(&queues_[d]);
+            queues_[d].flush();
+        }
         const auto& options = kernel.options();
-        return detail::combine_in_order(queues_.front(), partials, kernel.neutral(), kernel.reduce_expr(),
+        return detail::combine_in_order(queues_.front(), gather(values, on), kernel.neutral(), kernel.reduce_expr(),
                                         options.preamble, options.build_options);
     }
 
@@ -317,37 +397,71 @@ public:
         detail::wait_all(events, "waiting for the shares of a multi-device call");
     }
 
-    /// Calls `work(d, queue, share)` for each device d whose share of `indices` is not empty, then waits until
-    /// every queue has run what it was given. The devices' calls run at once, each on a host thread of its own
-    /// (device 0's on the calling thread), so `work` may block (read a result back) without holding the others
-    /// up; it should touch only device d's things: its queue, a SplitArray's part d, results of its own.
+    /// Calls `work(d, queue, share)` for each device d whose share of `indices` is not empty, in device order,
+    /// flushing each queue after its call, then waits until every queue has run what it was given. The devices
+    /// work at once where `work` only enqueues: a blocking call in it (a result read back) makes the next device
+    /// wait for this one, so read results after `each` returns (SplitArray::to_host reads every part at once).
     template <class Work>
     void each(const IndexRange& indices, const Work& work) const {
         const auto shares = split(indices);
-        const std::vector<std::size_t> used = running(shares);
-        at_once(used.size(), [&](std::size_t k) {
-            const std::size_t d = used[k];
+        std::vector<cl::Event> done;
+        for (std::size_t d : running(shares)) {
             work(d, queues_[d], shares[d]);
             try {
-                queues_[d].get().finish();
+                done.emplace_back();
+                queues_[d].get().enqueueMarkerWithWaitList(nullptr, &done.back());
+                queues_[d].flush();
             } catch (const cl::Error& error) {
+                done.pop_back();
+                detail::wait_all(done, "waiting for the shares of DeviceSet::each");
                 detail::rethrow(error, "waiting for the shares of DeviceSet::each");
             }
-        });
+        }
+        detail::wait_all(done, "waiting for the shares of DeviceSet::each");
     }
 
-    /// Runs work(k) for every k in [0, count) at once, k = 0 on the calling thread and the others on the set's
-    /// host threads (one per device after the first, made at the first such call); waits, and rethrows the
-    /// exception of the lowest k that threw. The multi-device calls give each device's part of their work to it.
-    void at_once(std::size_t count, const std::function<void(std::size_t)>& work) const {
-        if (count <= 1) {
-            if (count == 1) work(0);
-            return;
+    /// The first element of each of `values`, value k read on `*queues[k]` after the work enqueued there before
+    /// (the queues are in order): every read is enqueued before any is waited for, so the devices finish their
+    /// work at once and the host waits once (detail::GatherMode says how).
+    template <class T>
+    std::vector<T> gather(const std::vector<ArrayView<T>>& values, const std::vector<const Queue*>& queues) const {
+        static_assert(std::is_trivially_copyable_v<T>, "results travel as bytes");
+        std::vector<T> host(values.size());
+        const detail::GatherMode mode = detail::gather_mode();
+        if (mode == detail::GatherMode::blocking) {
+            for (std::size_t k = 0; k < values.size(); ++k) values[k].view(0, 1).read(*queues[k], &host[k]);
+            return host;
         }
-        std::call_once(threads_->made, [&] {
-            threads_->threads = std::make_unique<detail::DeviceThreads>(queues_.size() - 1);
-        });
-        threads_->threads->run(count, work);
+        const bool pinned = mode != detail::GatherMode::pageable;
+        std::unique_lock<std::mutex> lock(staging_->mutex, std::defer_lock);
+        unsigned char* staged = nullptr;
+        const std::size_t slot = (sizeof(T) + 63) / 64 * 64;
+        if (pinned) {
+            lock.lock();
+            staged = staging_->reserve(queues_.front(), slot * values.size());
+        }
+        std::vector<cl::Event> reads;
+        try {
+            for (std::size_t k = 0; k < values.size(); ++k) {
+                reads.emplace_back();
+                void* into = pinned ? static_cast<void*>(staged + k * slot) : static_cast<void*>(&host[k]);
+                queues[k]->get().enqueueReadBuffer(values[k].buffer(), CL_FALSE, values[k].offset() * sizeof(T),
+                                                   sizeof(T), into, nullptr, &reads.back());
+                queues[k]->flush();
+            }
+        } catch (const cl::Error& error) {
+            reads.pop_back();
+            try {
+                if (!reads.empty()) cl::WaitForEvents(reads);  // the memory must outlive the reads enqueued
+            } catch (const cl::Error&) {
+            }
+            detail::rethrow(error, "reading the results of a multi-device call");
+        }
+        if (mode == detail::GatherMode::poll) detail::poll_all(reads, "reading the results of a multi-device call");
+        else detail::wait_all(reads, "reading the results of a multi-device call");
+        if (pinned)
+            for (std::size_t k = 0; k < values.size(); ++k) std::memcpy(&host[k], staged + k * slot, sizeof(T));
+        return host;
     }
 
 private:
@@ -369,16 +483,10 @@ private:
         for (const auto& queue : queues_) weights_.push_back(double(queue.info().compute_units));
     }
 
-    /// The host threads of at_once, shared by the set's copies.
-    struct Threads {
-        std::once_flag made;
-        std::unique_ptr<detail::DeviceThreads> threads;
-    };
-
     Context context_;
     std::vector<Queue> queues_;
     std::vector<double> weights_;
-    std::shared_ptr<Threads> threads_ = std::make_shared<Threads>();
+    std::shared_ptr<detail::GatherStaging> staging_ = std::make_shared<detail::GatherStaging>();  ///< for gather
 };
 
 }  // namespace clalgo

@@ -32,40 +32,58 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
     std::vector<std::size_t> used;
     for (std::size_t d = 0; d < shares.size(); ++d)
         if (shares[d].size() > 0) used.push_back(d);
-    // each device: its selection, its count, and (on another device than the first) its kept items to the host
-    std::vector<Selection<Value>> parts(used.size());
-    std::vector<std::int64_t> counts(used.size());
-    std::vector<std::vector<Value>> staged(used.size());
-    auto on_first = [&](std::size_t d) { return devices.queue(d).device()() == first.device()(); };
-    devices.at_once(used.size(), [&](std::size_t k) {
-        const Queue& queue = devices.queue(used[k]);
-        parts[k] = copy_if<Value>(queue, shares[used[k]], predicate, options);
-        counts[k] = parts[k].count.get(queue);
-        const auto held = std::min<std::int64_t>(counts[k], std::int64_t(parts[k].values.size()));
-        if (!on_first(used[k]) && held > 0) staged[k] = parts[k].values.view(0, std::size_t(held)).to_host(queue);
-    });
+    // every device's selection and count, the counts read at once
+    std::vector<Selection<Value>> parts;
+    std::vector<ArrayView<std::int64_t>> count_arrays;
+    std::vector<const Queue*> on;
+    for (std::size_t d : used) {
+        parts.push_back(copy_if<Value>(devices.queue(d), shares[d], predicate, options));
+        count_arrays.push_back(parts.back().count.device);
+        on.push_back(&devices.queue(d));
+        devices.queue(d).flush();
+    }
+    const std::vector<std::int64_t> counts = devices.gather(count_arrays, on);
+    auto on_first = [&](std::size_t k) { return on[k]->device()() == first.device()(); };
     std::int64_t total = 0;
     for (auto count : counts) total += count;
     const std::int64_t room = std::min(total, options.capacity.value_or(total));
     Selection<Value> result{Array<Value>(first, static_cast<std::size_t>(room), pooled),
                             DeviceCount{Array<std::int64_t>(first, 1, pooled), Event()}};
-    std::int64_t offset = 0;
-    for (std::size_t k = 0; k < parts.size() && offset < room; ++k) {
-        const std::int64_t length = std::min(counts[k], room - offset);
-        if (length > 0) {
-            const auto place = result.values.view(std::size_t(offset), std::size_t(length));
-            if (on_first(used[k])) parts[k].values.view(0, std::size_t(length)).copy_to(first, place);
-            else place.write(first, staged[k].data());
+    // the first device's kept items are copied there; the others' (from the first share of another device on)
+    // read to the host at once, then written after them in one piece
+    std::vector<std::int64_t> lengths, offsets;
+    std::int64_t offset = 0, host_begin = -1;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        lengths.push_back(std::max<std::int64_t>(0, std::min(counts[k], room - offset)));
+        offsets.push_back(offset);
+        if (lengths[k] > 0 && !on_first(k) && host_begin < 0) host_begin = offset;
+        offset += lengths[k];
+    }
+    std::vector<Value> staged(host_begin < 0 ? 0 : std::size_t(room - host_begin));
+    std::vector<cl::Event> reads;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        if (lengths[k] == 0) continue;
+        const auto kept = parts[k].values.view(0, std::size_t(lengths[k]));
+        if (on_first(k) && (host_begin < 0 || offsets[k] < host_begin)) {  // before the piece from the host
+            kept.copy_to(first, result.values.view(std::size_t(offsets[k]), std::size_t(lengths[k])));
+            continue;
         }
-        offset += length;
+        try {
+            reads.emplace_back();
+            on[k]->get().enqueueReadBuffer(kept.buffer(), CL_FALSE, kept.offset() * sizeof(Value), kept.bytes(),
+                                           staged.data() + (offsets[k] - host_begin), nullptr, &reads.back());
+            on[k]->flush();
+        } catch (const cl::Error& error) {
+            reads.pop_back();
+            detail::wait_all(reads, "reading the kept items of a multi-device copy_if");
+            detail::rethrow(error, "reading the kept items of a multi-device copy_if");
+        }
     }
-    try {
-        first.finish();  // the shares' arrays are released on return
-    } catch (const cl::Error& error) {
-        detail::rethrow(error, "copying the shares of a multi-device copy_if");
-    }
-    result.count.device.write(first, &total);
-    result.count.event = detail::marker(first, {});
+    detail::wait_all(reads, "reading the kept items of a multi-device copy_if");
+    if (!staged.empty()) result.values.view(std::size_t(host_begin), staged.size()).write(first, staged.data());
+    // the count without a round trip (a fill takes its pattern at once); the shares' arrays go back to the pool
+    // after the commands enqueued on their queues
+    result.count.event = result.count.device.fill(first, total);
     return result;
 }
 
@@ -120,13 +138,19 @@ public:
         detail::refuse_shared_writes("SplitScanKernel", name_, carried_.arguments(), used.size(), arguments...);
         std::vector<T> carries(used.size());
         if (used.size() > 1) {
-            // the last share's total is never a carry: only the others are scanned for theirs, each device's
-            // launch and blocking read on a host thread of its own
-            std::vector<T> totals(used.size() - 1);
-            devices_->at_once(totals.size(), [&](std::size_t k) {
-                totals[k] = total(used[k], runs[k], detail::part_of(arguments, used[k], starts[k])...);
-            });
-            const auto before = prefixes(totals);
+            // the last share's total is never a carry: only the others are scanned for theirs, read at once
+            std::vector<Array<T>> totals;
+            std::vector<ArrayView<T>> values;
+            std::vector<const Queue*> on;
+            for (std::size_t k = 0; k + 1 < used.size(); ++k) {
+                const Queue& queue = devices_->queue(used[k]);
+                totals.emplace_back(queue, 1, detail::pooled_in_queue_order);
+                totals_.with_total(queue, totals.back(), runs[k], detail::part_of(arguments, used[k], starts[k])...);
+                values.push_back(totals.back());
+                on.push_back(&queue);
+                queue.flush();
+            }
+            const auto before = prefixes(devices_->gather(values, on));
             for (std::size_t k = 1; k < used.size(); ++k) carries[k] = before[k - 1];
         }
         std::vector<cl::Event> events;

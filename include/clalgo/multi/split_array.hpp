@@ -69,16 +69,24 @@ public:
     /// Where part d starts in the whole.
     std::size_t offset(std::size_t d) const { return offsets_.at(d); }
 
-    /// The whole array, gathered to the host from every device (the parts read at once).
+    /// The whole array, gathered to the host from every device (the parts' reads enqueued at once).
     std::vector<T> to_host(const DeviceSet& devices) const {
         std::vector<T> host(size());
-        std::vector<std::size_t> filled;
-        for (std::size_t d = 0; d < parts_.size(); ++d)
-            if (sizes_[d] > 0) filled.push_back(d);
-        devices.at_once(filled.size(), [&](std::size_t k) {
-            const std::size_t d = filled[k];
-            part(d).read(devices.queue(d), host.data() + offsets_[d]);
-        });
+        std::vector<cl::Event> reads;
+        for (std::size_t d = 0; d < parts_.size(); ++d) {
+            if (sizes_[d] == 0) continue;
+            try {
+                reads.emplace_back();
+                devices.queue(d).get().enqueueReadBuffer(parts_[d].buffer(), CL_FALSE, 0, sizes_[d] * sizeof(T),
+                                                         host.data() + offsets_[d], nullptr, &reads.back());
+                devices.queue(d).flush();
+            } catch (const cl::Error& error) {
+                reads.pop_back();
+                detail::wait_all(reads, "reading a SplitArray back to the host");
+                detail::rethrow(error, "reading a SplitArray back to the host");
+            }
+        }
+        detail::wait_all(reads, "reading a SplitArray back to the host");
         return host;
     }
 
@@ -168,14 +176,19 @@ T reduce(const DeviceSet& devices, const ReductionKernel<T>& kernel, const Args&
         const std::size_t d = used.empty() ? 0 : used.front();
         return kernel(devices.queue(d), range(0, std::int64_t(sizes[d])), detail::part_of(arguments, d, offsets[d])...);
     }
-    std::vector<T> partials(used.size());
-    devices.at_once(used.size(), [&](std::size_t k) {
-        const std::size_t d = used[k];
-        partials[k] = kernel(devices.queue(d), range(0, std::int64_t(sizes[d])), detail::part_of(arguments, d, offsets[d])...);
-    });
+    std::vector<DeviceResult<T>> results;
+    std::vector<ArrayView<T>> values;
+    std::vector<const Queue*> on;
+    for (std::size_t d : used) {
+        results.push_back(kernel.async(devices.queue(d), range(0, std::int64_t(sizes[d])),
+                                       detail::part_of(arguments, d, offsets[d])...));
+        values.push_back(results.back().value);
+        on.push_back(&devices.queue(d));
+        devices.queue(d).flush();
+    }
     const auto& options = kernel.options();
-    return detail::combine_in_order(devices.queue(0), partials, kernel.neutral(), kernel.reduce_expr(),
-                                    options.preamble, options.build_options);
+    return detail::combine_in_order(devices.queue(0), devices.gather(values, on), kernel.neutral(),
+                                    kernel.reduce_expr(), options.preamble, options.build_options);
 }
 
 /// `kernel` (made on the same set) over the parts: each part's total, their prefixes in order, then each part
@@ -203,12 +216,16 @@ template <class T>
 SplitArray<T> copy_if(const DeviceSet& devices, const SplitArray<T>& input, const std::string& predicate,
                       const SelectionOptions& options = {}) {
     detail::check_parts(input, devices.size(), "copy_if");
-    std::vector<Selection<T>> kept(devices.size());
-    std::vector<std::int64_t> count(devices.size());
-    devices.at_once(devices.size(), [&](std::size_t d) {
-        kept[d] = copy_if(devices.queue(d), input.part(d), predicate, options);
-        count[d] = kept[d].count.get(devices.queue(d));
-    });
+    std::vector<Selection<T>> kept;
+    std::vector<ArrayView<std::int64_t>> counts;
+    std::vector<const Queue*> on;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        kept.push_back(copy_if(devices.queue(d), input.part(d), predicate, options));
+        counts.push_back(kept.back().count.device);
+        on.push_back(&devices.queue(d));
+        devices.queue(d).flush();
+    }
+    const std::vector<std::int64_t> count = devices.gather(counts, on);
     std::vector<Array<T>> parts;
     std::vector<std::size_t> sizes;
     for (std::size_t d = 0; d < devices.size(); ++d) {
