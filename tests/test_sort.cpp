@@ -921,6 +921,25 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         }), "CLALGO_SORT_EARLY_COUNTS='soon'"));
     }
     {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_RANK", "fast");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
+        }), "CLALGO_SORT_RANK='fast': expected one of sync, atomic"));
+    }
+    {
+        // the atomic ranking is NVIDIA's (inline PTX): it reaches the generated source there, and nowhere else
+        const auto nvidia = clalgo::typical_device(clalgo::DeviceClass::nvidia_gpu);
+        auto source_of = [](const clalgo::DeviceInfo& info) {
+            const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::onesweep);
+            return clalgo::detail::radix_sort_source<std::uint32_t>(info, policy, false, "").text;
+        };
+        EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 0"));
+        clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
+        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::onesweep).rank_atomics);
+        EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 1"));
+        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).rank_atomics);
+    }
+    {
         clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");
         EXPECT_TRUE(clalgo::detail::radix_sort_policy(clalgo::typical_device(clalgo::DeviceClass::nvidia_gpu), 4, 0,
                                                       SortAlgorithm::automatic).tiers.empty());

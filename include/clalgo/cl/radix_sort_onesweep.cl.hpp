@@ -22,6 +22,7 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
+#define CLALGO_RANK_ATOMICS ${rank_atomics}
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many

@@ -133,6 +133,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"group_size", library_text(std::to_string(policy.group_size))},
         {"items_per_thread", library_text(std::to_string(policy.items))},
         {"match_rank", library_text(policy.match_rank ? "1" : "0")},
+        {"rank_atomics", library_text(policy.rank_atomics ? "1" : "0")},
         {"value_exchange", library_text(policy.value_exchange ? "1" : "0")},
         {"early_values", library_text(policy.early_values ? "1" : "0")},
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},
