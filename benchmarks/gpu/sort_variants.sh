@@ -48,12 +48,13 @@ if ! clinfo -l 2>/dev/null | grep -qi nvidia; then
   export OCL_ICD_VENDORS="$icd"
 fi
 export CLALGO_DEVICE="${CLALGO_DEVICE:-NVIDIA}" CLALGO_CACHE_DIR="$raw/clalgo-cache"
-[ -d "$dir/lib" ] && export LD_LIBRARY_PATH="$dir/lib:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$raw/gpu.txt" 2>&1; cat "$raw/gpu.txt"
 
 ("$nvcc" -O3 -arch="$cuda_arch" -std=c++17 -I"$cccl_include" "$dir/cub_sort.cu" -o "$raw/cub_sort" > "$raw/nvcc.txt" 2>&1;
  echo "nvcc rc=$?" >> "$raw/nvcc.txt") &
 nvcc_job=$!
+# the programs' own libraries (Google Benchmark, TBB, the ICD loader), after nvcc has started with the machine's
+[ -d "$dir/lib" ] && export LD_LIBRARY_PATH="$dir/lib:${LD_LIBRARY_PATH:-}"
 
 echo "== first builds"
 CLALGO_NO_CACHE=1 CUDA_CACHE_DISABLE=1 timeout 120 "$dir/first_build" > "$raw/first_build.txt" 2>&1

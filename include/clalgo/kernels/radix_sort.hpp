@@ -7,9 +7,11 @@
 //   sort_keys(q, keys);                                        // ascending, every bit
 //   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
 //   sort_pairs(q, keys, values, {/*descending*/ true});
-// Order of floating-point keys: -inf < negatives < -0.0 < +0.0 < positives < +inf; NaNs whose sign bit is clear
-// after +inf, NaNs whose sign bit is set before -inf (descending: the reverse). Extra device memory: one more
-// copy of the keys (and of the values), plus per-tile look-back words on GPUs (2 KiB a tile).
+//   sort_pairs.argsort(q, keys, sorted, positions);           // positions made by the first pass, not read
+// One pass per 8 bits sorted, whatever the key's type and order. Order of floating-point keys: -inf < negatives <
+// -0.0 < +0.0 < positives < +inf; NaNs whose sign bit is clear after +inf, NaNs whose sign bit is set before -inf
+// (descending: the reverse). Extra device memory: one more copy of the keys (and of the values), plus per-tile
+// look-back words on GPUs (2 KiB a tile).
 #pragma once
 
 #include <clalgo/codegen/program.hpp>
