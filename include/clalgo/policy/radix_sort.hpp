@@ -40,6 +40,10 @@ struct RadixSortPolicy {
     std::size_t group_size = 1;   ///< onesweep: work-items per group
     std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
+    /// onesweep, NVIDIA's ranking: the lowest lane of each digit adds to the warp's counter atomically and hands
+    /// the count before to its lanes by a shuffle, rather than all reading it and the lowest writing it between
+    /// two warp barriers
+    bool rank_atomics = false;
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool early_counts = true;     ///< onesweep: each tile's counts published before its keys are placed
@@ -167,6 +171,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const std::size_t group = std::min(policy.group_size, largest);
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
+    // checked on every onesweep device; no H100 measurement yet says which of the two is faster
+    const bool rank_atomics = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"}).value_or("sync") == "atomic";
+    policy.rank_atomics = policy.match_rank && rank_atomics;
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
