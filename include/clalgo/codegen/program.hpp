@@ -5,6 +5,7 @@
 #pragma once
 
 #include <clalgo/codegen/complex.hpp>
+#include <clalgo/codegen/launch_log.hpp>
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/codegen/renderer.hpp>
 #include <clalgo/codegen/signature.hpp>
@@ -259,6 +260,7 @@ inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::si
     } catch (const cl::Error& error) {
         rethrow(error, std::string("launching ") + what);
     }
+    LaunchLog::record(kernel, global, local);
 }
 
 /// Enqueues a 1-D launch, a call's last command, and returns the call's Event (made only where asked for).
