@@ -7,8 +7,11 @@
 //      six launches and two blocking reads an iteration;
 //   2. fused: what run-time generated kernels allow and a BLAS does not: the stencil and p.Ap in one reduction
 //      (its map writes Ap[i] and returns p[i] Ap[i]), both updates and r.r in another, the direction in a map:
-//      three launches and two blocking reads an iteration.
-// Both must give the same iterates as a plain C++ CG on the host (std::transform_reduce), which is also timed,
+//      three launches and two blocking reads an iteration;
+//   3. the fused form with alpha and beta computed on the device: the reductions leave p.Ap and r.r in a small
+//      device array that the next kernels read, so only r.r comes back (the convergence test): three launches and
+//      one blocking read an iteration (one device).
+// Each must give the same iterates as a plain C++ CG on the host (std::transform_reduce), which is also timed,
 // sequential and parallel. --devices splits the grid's rows across devices (or queues), each holding its rows of
 // the vectors and a copy of its neighbours' boundary rows of p (a halo), exchanged after each direction update.
 #include "common/device.hpp"
@@ -120,7 +123,7 @@ inline double update_and_square(__global double *x, __global double *r, __global
 }
 )CLC";
 
-/// The kernels of both forms, built once for every device of the context.
+/// The kernels of the three forms, built once for every device of the context.
 struct Kernels {
     explicit Kernels(const clalgo::Context& context)
         : stencil(context, "double *Ap, const double *p, long g", "Ap[i] = poisson_apply(p, g, i)",
@@ -134,7 +137,13 @@ struct Kernels {
                  "double *x, double *r, const double *p, const double *Ap, double alpha, long g",
                  reduction("cg_update", std::string(stencil_preamble) + fused_preamble)),
           direction(context, "const double *r, double *p, double beta, long g", "p[g + i] = r[i] + beta * p[g + i]",
-                    elementwise("cg_direction", "")) {}
+                    elementwise("cg_direction", "")),
+          update_on_device(context, "0", "a + b", "update_and_square(x, r, p, Ap, s[rr] / s[2], g, i)",
+                           "double *x, double *r, const double *p, const double *Ap, const double *s, int rr, long g",
+                           reduction("cg_update_on_device", std::string(stencil_preamble) + fused_preamble)),
+          direction_on_device(context, "const double *r, double *p, const double *s, int rr_new, int rr, long g",
+                              "p[g + i] = r[i] + s[rr_new] / s[rr] * p[g + i]",
+                              elementwise("cg_direction_on_device", "")) {}
 
     // the textbook form: a stencil map, a dot product, y = a x + b y
     clalgo::ElementwiseKernel stencil;
@@ -144,6 +153,9 @@ struct Kernels {
     clalgo::ReductionKernel<double> apply_dot;
     clalgo::ReductionKernel<double> update;
     clalgo::ElementwiseKernel direction;
+    // the fused form with the scalars on the device: s[rr] = r.r, s[2] = p.Ap
+    clalgo::ReductionKernel<double> update_on_device;
+    clalgo::ElementwiseKernel direction_on_device;
 
 private:
     static clalgo::ElementwiseOptions elementwise(const char* name, std::string preamble) {
@@ -164,7 +176,7 @@ private:
 struct Part {
     Part(const clalgo::Queue& q, std::int64_t first, std::int64_t count, std::int64_t g)
         : queue(q), first_row(first), rows(count), size(std::size_t(count * g)), halo(std::size_t(g)),
-          x(q, size), r(q, size), Ap(q, size), p(q, size + 2 * halo), partial(q, 1) {}
+          x(q, size), r(q, size), Ap(q, size), p(q, size + 2 * halo), partial(q, 1), scalars(q, 3) {}
 
     clalgo::Queue queue;
     std::int64_t first_row, rows;
@@ -173,13 +185,14 @@ struct Part {
     clalgo::Array<double> x, r, Ap;
     clalgo::Array<double> p;        ///< a halo row, the part's rows, a halo row
     clalgo::Array<double> partial;  ///< the part's share of a dot product, with several parts
+    clalgo::Array<double> scalars;  ///< the third form's r.r (two slots, old and new) and p.Ap
     clalgo::Event updated;          ///< the last update of p, which the neighbours' halo copies wait for
 
     /// The part's own rows of p.
     clalgo::ArrayView<double> own_p() const { return p.view(halo, size); }
 };
 
-/// The grid split across the devices of a DeviceSet by rows, and CG on it in either form.
+/// The grid split across the devices of a DeviceSet by rows, and CG on it in each form.
 class Solver {
 public:
     Solver(const Kernels& kernels, const clalgo::DeviceSet& devices, int g) : kernels_(kernels), g_(g) {
@@ -209,8 +222,7 @@ public:
     std::pair<int, double> textbook(int iterations, double tolerance) {
         const auto& k = kernels_;
         const cl_long g = g_;
-        double rr = sum([&](Part& part) { return k.dot.into(part.queue, part.partial, part.r, part.r); },
-                        [&](Part& part) { return k.dot(part.queue, part.r, part.r); });
+        double rr = r_dot_r();
         int step = 0;
         for (; step < iterations && !converged(rr, tolerance); ++step) {
             for (auto& part : parts_) k.stencil(part.queue, part.Ap, part.p, g);
@@ -222,8 +234,7 @@ public:
                 k.axpby(part.queue, alpha, part.own_p(), 1.0, part.x);
                 k.axpby(part.queue, -alpha, part.Ap, 1.0, part.r);
             }
-            const double rr_new = sum([&](Part& part) { return k.dot.into(part.queue, part.partial, part.r, part.r); },
-                                      [&](Part& part) { return k.dot(part.queue, part.r, part.r); });
+            const double rr_new = r_dot_r();
             const double beta = rr_new / rr;
             rr = rr_new;
             for (auto& part : parts_) part.updated = k.axpby(part.queue, 1.0, part.r, beta, part.own_p());
@@ -237,8 +248,7 @@ public:
     std::pair<int, double> fused(int iterations, double tolerance) {
         const auto& k = kernels_;
         const cl_long g = g_;
-        double rr = sum([&](Part& part) { return k.dot.into(part.queue, part.partial, part.r, part.r); },
-                        [&](Part& part) { return k.dot(part.queue, part.r, part.r); });
+        double rr = r_dot_r();
         int step = 0;
         for (; step < iterations && !converged(rr, tolerance); ++step) {
             const double pAp =
@@ -254,6 +264,28 @@ public:
             rr = rr_new;
             for (auto& part : parts_) part.updated = k.direction(part.queue, part.r, part.p, beta, g);
             exchange_halos();
+        }
+        finish();
+        return {step, residual(rr)};
+    }
+
+    /// As fused, with alpha = r.r / p.Ap and beta = r.r new / r.r computed by the kernels that use them from a
+    /// small device array the reductions write: one blocking read a step, r.r for the convergence test. One part.
+    std::pair<int, double> fused_on_device(int iterations, double tolerance) {
+        const auto& k = kernels_;
+        const cl_long g = g_;
+        Part& part = parts_.at(0);
+        const clalgo::Queue& q = part.queue;
+        k.dot.into(q, part.scalars.view(0, 1), part.r, part.r);
+        double rr = part.scalars.read_at(q, 0);
+        int step = 0;
+        for (; step < iterations && !converged(rr, tolerance); ++step) {
+            const cl_int old = step % 2, now = 1 - old;  // r.r's slots, in turn
+            k.apply_dot.into(q, part.scalars.view(2, 1), part.Ap, part.p, g);
+            k.update_on_device.into(q, part.scalars.view(std::size_t(now), 1), part.x, part.r, part.p, part.Ap,
+                                    part.scalars, old, g);
+            rr = part.scalars.read_at(q, std::size_t(now));
+            k.direction_on_device(q, part.r, part.p, part.scalars, now, old, g);
         }
         finish();
         return {step, residual(rr)};
@@ -279,6 +311,12 @@ private:
         double total = 0;
         for (auto& part : parts_) total += part.partial.read_at(part.queue, 0);
         return total;
+    }
+
+    /// r.r over the parts, by the textbook form's dot product.
+    double r_dot_r() {
+        return sum([&](Part& part) { return kernels_.dot.into(part.queue, part.partial, part.r, part.r); },
+                   [&](Part& part) { return kernels_.dot(part.queue, part.r, part.r); });
     }
 
     /// Copies each part's boundary rows of p into its neighbours' halos, after the neighbour's last update of p.
@@ -371,7 +409,7 @@ constexpr double agreement = 1e-9;
 int run(int argc, char** argv) {
     example::CommandLine command_line(
         "cg", "Conjugate gradient on the 2-D Poisson matrix (5-point stencil, g x g grid), matrix-free,\n"
-              "in two forms: one clalgo call per step, and fused (three launches an iteration).");
+              "one clalgo call per step, and fused (three launches an iteration).");
     std::optional<std::int64_t> grid, iterations;
     std::optional<std::string> devices_text;
     bool sweep = false;
@@ -416,18 +454,24 @@ int run(int argc, char** argv) {
                         textbook.seconds / count * 1e6, count, textbook.residual);
             std::printf("clalgo_cg_fused g=%d n=%d: %.2f us/iteration (%d iterations), |r|/|b| %.3e\n", g, n,
                         fused.seconds / count * 1e6, count, fused.residual);
-            const double forms_apart = relative_difference(fused.x, textbook.x);
-            // the host's CG, in parallel, up to a million unknowns: beyond, the two forms checked against each other
+            double forms_apart = relative_difference(fused.x, textbook.x);
+            if (solver.parts().size() == 1) {
+                const FormRun on_device = time_form(solver, runs, [&] { return solver.fused_on_device(count, 0); });
+                std::printf("clalgo_cg_fused_scalars_on_device g=%d n=%d: %.2f us/iteration (%d iterations), |r|/|b| %.3e\n",
+                            g, n, on_device.seconds / count * 1e6, count, on_device.residual);
+                forms_apart = std::max(forms_apart, relative_difference(on_device.x, textbook.x));
+            }
+            // the host's CG, in parallel, up to a million unknowns: beyond, the forms checked against each other
             const double host_apart =
                 g <= 1024 ? relative_difference(fused.x, host_cg(std::execution::par, g, count, 0).x) : 0;
             if (forms_apart > agreement || host_apart > agreement) {
-                std::printf("MISMATCH: g=%d: the forms differ by %.2e, the fused form and the host's CG by %.2e\n", g,
-                            forms_apart, host_apart);
+                std::printf("MISMATCH: g=%d: the forms differ by up to %.2e, the fused form and the host's CG by %.2e\n",
+                            g, forms_apart, host_apart);
                 passed = false;
             }
             std::fflush(stdout);
         }
-        if (passed) std::printf("PASS:     at every grid both forms agree with each other and (up to g = 1024) with the host's CG\n");
+        if (passed) std::printf("PASS:     at every grid the forms agree with each other and (up to g = 1024) with the host's CG\n");
         return passed ? 0 : 1;
     }
 
@@ -463,6 +507,18 @@ int run(int argc, char** argv) {
                 "   |r|/|b| %.3e, x within %.1e of the host's\n   %s (best of %d)\n",
                 fused.residual, fused_apart, per_iteration(fused.seconds, count).c_str(), runs);
     std::printf("   %.2fx the textbook form's speed\n", textbook.seconds / fused.seconds);
+    std::optional<FormRun> on_device;
+    double on_device_apart = 0;
+    if (solver.parts().size() == 1) {
+        on_device = time_form(solver, runs, [&] { return solver.fused_on_device(count, 0); });
+        on_device_apart = relative_difference(on_device->x, reference.x);
+        std::printf("3. fused, alpha and beta computed on the device: one blocking read (r.r) an iteration\n"
+                    "   |r|/|b| %.3e, x within %.1e of the host's\n   %s (best of %d)\n   %.2fx the textbook form's speed\n",
+                    on_device->residual, on_device_apart, per_iteration(on_device->seconds, count).c_str(), runs,
+                    textbook.seconds / on_device->seconds);
+    } else {
+        std::printf("3. fused, alpha and beta on the device: one device only (not run with --devices)\n");
+    }
 
     // the host's CG timed: std::transform_reduce and friends, sequential and parallel (TBB where installed)
     const double sequential = std::min(reference_seconds, time_host(std::execution::seq, g, count, runs));
@@ -472,21 +528,24 @@ int run(int argc, char** argv) {
     std::printf("   std::execution::par  %s\n", per_iteration(parallel, count).c_str());
 
     std::printf("\n");
-    if (textbook_apart > agreement || fused_apart > agreement) {
-        std::printf("MISMATCH: the solutions differ from the host's by %.2e (textbook) and %.2e (fused), more than %.0e\n",
-                    textbook_apart, fused_apart, agreement);
+    if (textbook_apart > agreement || fused_apart > agreement || on_device_apart > agreement) {
+        std::printf("MISMATCH: the solutions differ from the host's by %.2e (textbook), %.2e (fused) and %.2e (scalars "
+                    "on the device), more than %.0e\n", textbook_apart, fused_apart, on_device_apart, agreement);
         passed = false;
     }
-    if (textbook.steps != count || fused.steps != count) {
-        std::printf("MISMATCH: the forms made %d and %d iterations, not %d\n", textbook.steps, fused.steps, count);
+    const bool all_steps = textbook.steps == count && fused.steps == count && (!on_device || on_device->steps == count);
+    if (!all_steps) {
+        std::printf("MISMATCH: a form stopped before %d iterations\n", count);
         passed = false;
     }
-    if (!iterations && !(fused.residual <= 1.01e-8 && textbook.residual <= 1.01e-8)) {
+    const bool converged = fused.residual <= 1.01e-8 && textbook.residual <= 1.01e-8 &&
+                           (!on_device || on_device->residual <= 1.01e-8);
+    if (!iterations && !converged) {
         std::printf("MISMATCH: |r|/|b| did not reach 1e-8 in the host's count of iterations\n");
         passed = false;
     }
     if (passed)
-        std::printf("PASS:     both forms give the host's iterates (within %.0e) after %d iterations\n", agreement, count);
+        std::printf("PASS:     every form gives the host's iterates (within %.0e) after %d iterations\n", agreement, count);
     return passed ? 0 : 1;
 }
 
