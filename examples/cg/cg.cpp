@@ -450,15 +450,18 @@ int run(int argc, char** argv) {
             const FormRun textbook = time_form(solver, runs, [&] { return solver.textbook(count, 0); });
             const FormRun fused = time_form(solver, runs, [&] { return solver.fused(count, 0); });
             const int n = g * g;
-            std::printf("clalgo_cg_textbook g=%d n=%d: %.2f us/iteration (%d iterations), |r|/|b| %.3e\n", g, n,
-                        textbook.seconds / count * 1e6, count, textbook.residual);
-            std::printf("clalgo_cg_fused g=%d n=%d: %.2f us/iteration (%d iterations), |r|/|b| %.3e\n", g, n,
-                        fused.seconds / count * 1e6, count, fused.residual);
+            // cg_peer's line, and the memory traffic it implies: `values` 8-byte values moved per unknown
+            auto line = [&](const char* form, const FormRun& run, int values) {
+                const double seconds = run.seconds / count;
+                std::printf("%s g=%d n=%d: %.2f us/iteration (%d iterations), |r|/|b| %.3e, %d n bytes: %.0f GB/s\n",
+                            form, g, n, seconds * 1e6, count, run.residual, 8 * values, 8.0 * values * n / seconds * 1e-9);
+            };
+            line("clalgo_cg_textbook", textbook, 14);
+            line("clalgo_cg_fused", fused, 11);
             double forms_apart = relative_difference(fused.x, textbook.x);
             if (solver.parts().size() == 1) {
                 const FormRun on_device = time_form(solver, runs, [&] { return solver.fused_on_device(count, 0); });
-                std::printf("clalgo_cg_fused_scalars_on_device g=%d n=%d: %.2f us/iteration (%d iterations), |r|/|b| %.3e\n",
-                            g, n, on_device.seconds / count * 1e6, count, on_device.residual);
+                line("clalgo_cg_fused_scalars_on_device", on_device, 11);
                 forms_apart = std::max(forms_apart, relative_difference(on_device.x, textbook.x));
             }
             // the host's CG, in parallel, up to a million unknowns: beyond, the forms checked against each other
