@@ -36,6 +36,7 @@ public:
     /// An argument named `name` holding `value` (a scalar or an array).
     Argument(std::string name, const V& value) : name_(std::move(name)), bound_(detail::bind(value)) {
         if (!detail::is_identifier(name_)) throw std::invalid_argument("clalgo: '" + name_ + "' is not an argument name");
+        if constexpr (detail::IsArray<V>::value) buffer_ = value.buffer();  // the bound argument only borrows it
     }
     /// Its declaration, as in a kernel's argument list ("int threshold", "const float *weights").
     std::string declaration() const {
@@ -49,6 +50,7 @@ public:
 private:
     std::string name_;
     detail::BoundArgument bound_;
+    cl::Buffer buffer_;  ///< an array's buffer, held as long as the options are
 };
 
 /// What copy_if, remove_if, partition and unique may add to a predicate: extra arguments, helper code, compiler
@@ -146,9 +148,11 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
     // 32-bit counts where they suffice: the scan's status words then pack value and flag into one word
     auto run = [&](auto count_type) {
         using Count = decltype(count_type);
+        thread_local std::string key;  // kept: a call allocates nothing for its key
+        key.clear();
+        spec.append_key(key, std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong");
         const auto& kernel = cached_kernel<CompactionKernel<Count>>(
-            queue.context(), spec.key(std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong"),
-            [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
+            queue.context(), key, [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
         return kernel.enqueue(queue, indices, std::move(bound), {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});

@@ -11,7 +11,9 @@
 #include <clalgo/core/error.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -27,6 +29,14 @@ struct ContextState {
     cl::Context context;
     std::vector<cl::Device> devices;
     std::vector<DeviceInfo> infos;
+    /// Never the same for two states of one process, even where one is made at a dead one's address: what a
+    /// thread remembers of a context (the kernel it found last) is checked against it.
+    const std::uint64_t serial = next_serial();
+
+    static std::uint64_t next_serial() {
+        static std::atomic<std::uint64_t> count{0};
+        return ++count;
+    }
 
     /// Per-context state of higher layers (the program cache, ...), created on first use.
     template <class T>

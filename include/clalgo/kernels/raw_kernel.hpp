@@ -239,7 +239,7 @@ private:
                                         " bytes (the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN): pass the whole array "
                                         "and an offset argument");
         try {
-            cl::Buffer whole = argument.buffer;
+            cl::Buffer whole(argument.buffer(), true);
             return whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
         } catch (const cl::Error& error) {
             detail::rethrow(error, "making a sub-buffer for argument '" + parameter.name + "' of kernel '" + name() + "'");

@@ -135,7 +135,7 @@ public:
             detail::BuildLabel{options_.name,
                                {{"neutral", neutral}, {"reduce_expr", reduce_expr}, {"map_expr", map_expr},
                                 {"preamble", options_.preamble}}},
-            types, {options_.name + "_reduce"});
+            types, {kernel_name_});
         vector_source_ = vector_source;
     }
 
@@ -254,9 +254,9 @@ private:
                 }
         }
 
-        const std::string kernel_name = options_.name + "_reduce";
-        cl::Kernel& kernel = on.kernel(kernel_name);
-        detail::KernelArguments(kernel, signature_, &on.memo(kernel_name))
+        detail::KernelSlot& slot = on.slot(kernel_name_);
+        cl::Kernel& kernel = slot.kernel;
+        detail::KernelArguments(kernel, signature_, &slot.memo)
             .set("clalgo_start", static_cast<cl_long>(indices.start))
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))
@@ -286,6 +286,7 @@ private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the map indexes only at [i]: checked to hold every index of a call
     ReductionOptions options_;
+    std::string kernel_name_ = options_.name + "_reduce";  ///< the kernel's name in its program
     std::string value_type_;
     std::string neutral_, reduce_expr_;
     std::string vector_source_;
