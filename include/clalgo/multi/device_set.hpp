@@ -17,12 +17,15 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan.hpp>
+#include <clalgo/multi/device_threads.hpp>
 #include <clalgo/multi/per_device.hpp>
 
 #include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -177,6 +180,13 @@ inline GatherMode gather_mode() {
                                     "' is none of pinned, pageable, poll and blocking");
     }();
     return mode;
+}
+
+/// Whether a multi-device call enqueues each device's commands on a host thread of its own
+/// (CLALGO_DEVICE_THREADS=1) rather than all on the calling thread.
+inline bool device_threads_on() {
+    static const bool on = environment_switch("CLALGO_DEVICE_THREADS").value_or(false);
+    return on;
 }
 
 /// Pinned host memory a DeviceSet reads its devices' results into: one mapped CL_MEM_ALLOC_HOST_PTR buffer,
@@ -366,15 +376,16 @@ public:
             const std::size_t d = used.empty() ? 0 : used.front();
             return kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
         }
-        std::vector<DeviceResult<T>> results;
-        std::vector<ArrayView<T>> values;
-        std::vector<const Queue*> on;
-        for (std::size_t d : used) {
-            results.push_back(kernel.async(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...));
-            values.push_back(results.back().value);
-            on.push_back(&queues_[d]);
+        std::vector<DeviceResult<T>> results(used.size());
+        std::vector<ArrayView<T>> values(used.size());
+        std::vector<const Queue*> on(used.size());
+        enqueue_each(used.size(), [&](std::size_t k) {
+            const std::size_t d = used[k];
+            results[k] = kernel.async(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
+            values[k] = results[k].value;
+            on[k] = &queues_[d];
             queues_[d].flush();
-        }
+        });
         const auto& options = kernel.options();
         return detail::combine_in_order(queues_.front(), gather(values, on), kernel.neutral(), kernel.reduce_expr(),
                                         options.preamble, options.build_options);
@@ -389,11 +400,12 @@ public:
         const std::vector<std::size_t> used = running(shares);
         detail::refuse_shared_writes("DeviceSet::run", kernel.options().name, kernel.arguments(), used.size(),
                                      arguments...);
-        std::vector<cl::Event> events;
-        for (std::size_t d : used) {
-            events.push_back(kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...));
+        std::vector<cl::Event> events(used.size());
+        enqueue_each(used.size(), [&](std::size_t k) {
+            const std::size_t d = used[k];
+            events[k] = kernel(queues_[d], shares[d], detail::part_of(arguments, d, shares[d].start)...);
             queues_[d].flush();
-        }
+        });
         detail::wait_all(events, "waiting for the shares of a multi-device call");
     }
 
@@ -404,20 +416,42 @@ public:
     template <class Work>
     void each(const IndexRange& indices, const Work& work) const {
         const auto shares = split(indices);
-        std::vector<cl::Event> done;
-        for (std::size_t d : running(shares)) {
-            work(d, queues_[d], shares[d]);
-            try {
-                done.emplace_back();
-                queues_[d].get().enqueueMarkerWithWaitList(nullptr, &done.back());
-                queues_[d].flush();
-            } catch (const cl::Error& error) {
-                done.pop_back();
-                detail::wait_all(done, "waiting for the shares of DeviceSet::each");
-                detail::rethrow(error, "waiting for the shares of DeviceSet::each");
-            }
+        const std::vector<std::size_t> used = running(shares);
+        std::vector<cl::Event> done(used.size());
+        std::exception_ptr failed;
+        try {
+            enqueue_each(used.size(), [&](std::size_t k) {
+                const std::size_t d = used[k];
+                work(d, queues_[d], shares[d]);
+                try {
+                    queues_[d].get().enqueueMarkerWithWaitList(nullptr, &done[k]);
+                    queues_[d].flush();
+                } catch (const cl::Error& error) {
+                    detail::rethrow(error, "waiting for the shares of DeviceSet::each");
+                }
+            });
+        } catch (...) {
+            failed = std::current_exception();
         }
-        detail::wait_all(done, "waiting for the shares of DeviceSet::each");
+        std::vector<cl::Event> made;
+        for (const auto& event : done)
+            if (event()) made.push_back(event);
+        detail::wait_all(made, "waiting for the shares of DeviceSet::each");
+        if (failed) std::rethrow_exception(failed);
+    }
+
+    /// Runs `enqueue(k)` for every k in [0, count), which must only enqueue commands (on the k-th device's queue):
+    /// in turn on the calling thread, or at once on the set's host threads where CLALGO_DEVICE_THREADS=1 (k = 0 on
+    /// the calling thread). Rethrows the exception of the lowest k that threw, after all have run.
+    void enqueue_each(std::size_t count, const std::function<void(std::size_t)>& enqueue) const {
+        if (count <= 1 || !detail::device_threads_on()) {
+            for (std::size_t k = 0; k < count; ++k) enqueue(k);
+            return;
+        }
+        std::call_once(threads_->made, [&] {
+            threads_->threads = std::make_unique<detail::DeviceThreads>(queues_.size() - 1);
+        });
+        threads_->threads->run(count, enqueue);
     }
 
     /// The first element of each of `values`, value k read on `*queues[k]` after the work enqueued there before
@@ -483,10 +517,17 @@ private:
         for (const auto& queue : queues_) weights_.push_back(double(queue.info().compute_units));
     }
 
+    /// The host threads of enqueue_each, shared by the set's copies.
+    struct Threads {
+        std::once_flag made;
+        std::unique_ptr<detail::DeviceThreads> threads;
+    };
+
     Context context_;
     std::vector<Queue> queues_;
     std::vector<double> weights_;
     std::shared_ptr<detail::GatherStaging> staging_ = std::make_shared<detail::GatherStaging>();  ///< for gather
+    std::shared_ptr<Threads> threads_ = std::make_shared<Threads>();
 };
 
 }  // namespace clalgo

@@ -33,15 +33,16 @@ Selection<Value> copy_if(const DeviceSet& devices, const IndexRange& indices, co
     for (std::size_t d = 0; d < shares.size(); ++d)
         if (shares[d].size() > 0) used.push_back(d);
     // every device's selection and count, the counts read at once
-    std::vector<Selection<Value>> parts;
-    std::vector<ArrayView<std::int64_t>> count_arrays;
-    std::vector<const Queue*> on;
-    for (std::size_t d : used) {
-        parts.push_back(copy_if<Value>(devices.queue(d), shares[d], predicate, options));
-        count_arrays.push_back(parts.back().count.device);
-        on.push_back(&devices.queue(d));
-        devices.queue(d).flush();
-    }
+    std::vector<Selection<Value>> parts(used.size());
+    std::vector<ArrayView<std::int64_t>> count_arrays(used.size());
+    std::vector<const Queue*> on(used.size());
+    devices.enqueue_each(used.size(), [&](std::size_t k) {
+        const Queue& queue = devices.queue(used[k]);
+        parts[k] = copy_if<Value>(queue, shares[used[k]], predicate, options);
+        count_arrays[k] = parts[k].count.device;
+        on[k] = &queue;
+        queue.flush();
+    });
     const std::vector<std::int64_t> counts = devices.gather(count_arrays, on);
     auto on_first = [&](std::size_t k) { return on[k]->device()() == first.device()(); };
     std::int64_t total = 0;
@@ -139,26 +140,25 @@ public:
         std::vector<T> carries(used.size());
         if (used.size() > 1) {
             // the last share's total is never a carry: only the others are scanned for theirs, read at once
-            std::vector<Array<T>> totals;
-            std::vector<ArrayView<T>> values;
-            std::vector<const Queue*> on;
-            for (std::size_t k = 0; k + 1 < used.size(); ++k) {
+            std::vector<Array<T>> totals(used.size() - 1);
+            std::vector<ArrayView<T>> values(totals.size());
+            std::vector<const Queue*> on(totals.size());
+            devices_->enqueue_each(totals.size(), [&](std::size_t k) {
                 const Queue& queue = devices_->queue(used[k]);
-                totals.emplace_back(queue, 1, detail::pooled_in_queue_order);
-                totals_.with_total(queue, totals.back(), runs[k], detail::part_of(arguments, used[k], starts[k])...);
-                values.push_back(totals.back());
-                on.push_back(&queue);
+                totals[k] = Array<T>(queue, 1, detail::pooled_in_queue_order);
+                totals_.with_total(queue, totals[k], runs[k], detail::part_of(arguments, used[k], starts[k])...);
+                values[k] = totals[k];
+                on[k] = &queue;
                 queue.flush();
-            }
+            });
             const auto before = prefixes(devices_->gather(values, on));
             for (std::size_t k = 1; k < used.size(); ++k) carries[k] = before[k - 1];
         }
-        std::vector<cl::Event> events;
-        for (std::size_t k = 0; k < used.size(); ++k) {
-            events.push_back(scan_from(used[k], runs[k], k > 0, carries[k],
-                                       detail::part_of(arguments, used[k], starts[k])...));
+        std::vector<cl::Event> events(used.size());
+        devices_->enqueue_each(used.size(), [&](std::size_t k) {
+            events[k] = scan_from(used[k], runs[k], k > 0, carries[k], detail::part_of(arguments, used[k], starts[k])...);
             devices_->queue(used[k]).flush();
-        }
+        });
         detail::wait_all(events, "waiting for the shares of a multi-device scan");
     }
 

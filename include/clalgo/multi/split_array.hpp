@@ -153,12 +153,12 @@ void map(const DeviceSet& devices, const ElementwiseKernel& kernel, const Args&.
     for (std::size_t d = 0; d < devices.size(); ++d)
         if (sizes[d] > 0) used.push_back(d);
     detail::refuse_shared_writes("map", kernel.options().name, kernel.arguments(), used.size(), arguments...);
-    std::vector<cl::Event> events;
-    for (std::size_t d : used) {
-        events.push_back(kernel(devices.queue(d), range(0, std::int64_t(sizes[d])),
-                                detail::part_of(arguments, d, offsets[d])...));
+    std::vector<cl::Event> events(used.size());
+    devices.enqueue_each(used.size(), [&](std::size_t k) {
+        const std::size_t d = used[k];
+        events[k] = kernel(devices.queue(d), range(0, std::int64_t(sizes[d])), detail::part_of(arguments, d, offsets[d])...);
         devices.queue(d).flush();
-    }
+    });
     detail::wait_all(events, "waiting for the parts of a multi-device map");
 }
 
@@ -176,16 +176,17 @@ T reduce(const DeviceSet& devices, const ReductionKernel<T>& kernel, const Args&
         const std::size_t d = used.empty() ? 0 : used.front();
         return kernel(devices.queue(d), range(0, std::int64_t(sizes[d])), detail::part_of(arguments, d, offsets[d])...);
     }
-    std::vector<DeviceResult<T>> results;
-    std::vector<ArrayView<T>> values;
-    std::vector<const Queue*> on;
-    for (std::size_t d : used) {
-        results.push_back(kernel.async(devices.queue(d), range(0, std::int64_t(sizes[d])),
-                                       detail::part_of(arguments, d, offsets[d])...));
-        values.push_back(results.back().value);
-        on.push_back(&devices.queue(d));
+    std::vector<DeviceResult<T>> results(used.size());
+    std::vector<ArrayView<T>> values(used.size());
+    std::vector<const Queue*> on(used.size());
+    devices.enqueue_each(used.size(), [&](std::size_t k) {
+        const std::size_t d = used[k];
+        results[k] = kernel.async(devices.queue(d), range(0, std::int64_t(sizes[d])),
+                                  detail::part_of(arguments, d, offsets[d])...);
+        values[k] = results[k].value;
+        on[k] = &devices.queue(d);
         devices.queue(d).flush();
-    }
+    });
     const auto& options = kernel.options();
     return detail::combine_in_order(devices.queue(0), devices.gather(values, on), kernel.neutral(),
                                     kernel.reduce_expr(), options.preamble, options.build_options);
@@ -216,15 +217,15 @@ template <class T>
 SplitArray<T> copy_if(const DeviceSet& devices, const SplitArray<T>& input, const std::string& predicate,
                       const SelectionOptions& options = {}) {
     detail::check_parts(input, devices.size(), "copy_if");
-    std::vector<Selection<T>> kept;
-    std::vector<ArrayView<std::int64_t>> counts;
-    std::vector<const Queue*> on;
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-        kept.push_back(copy_if(devices.queue(d), input.part(d), predicate, options));
-        counts.push_back(kept.back().count.device);
-        on.push_back(&devices.queue(d));
+    std::vector<Selection<T>> kept(devices.size());
+    std::vector<ArrayView<std::int64_t>> counts(devices.size());
+    std::vector<const Queue*> on(devices.size());
+    devices.enqueue_each(devices.size(), [&](std::size_t d) {
+        kept[d] = copy_if(devices.queue(d), input.part(d), predicate, options);
+        counts[d] = kept[d].count.device;
+        on[d] = &devices.queue(d);
         devices.queue(d).flush();
-    }
+    });
     const std::vector<std::int64_t> count = devices.gather(counts, on);
     std::vector<Array<T>> parts;
     std::vector<std::size_t> sizes;
