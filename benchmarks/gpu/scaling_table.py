@@ -149,6 +149,7 @@ def main():
             if 1 in times and len(ks) > 1:
                 axes.plot(ks, [times[1] / times[k] for k in ks], marker="o", label=name)
         axes.plot([1, 4], [1, 4], color="grey", linestyle="--", label="ideal")
+        axes.plot([1, 2, 4], [1, 4 / 3, 8 / 3], color="grey", linestyle=":", label="a two-pass scan's bound (2D/3)")
         axes.set_xlabel("GPUs")
         axes.set_ylabel("speedup over one GPU")
         axes.set_xticks([1, 2, 4])

@@ -17,7 +17,6 @@
 #include <clalgo/kernels/elementwise.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan.hpp>
-#include <clalgo/multi/device_threads.hpp>
 #include <clalgo/multi/per_device.hpp>
 
 #include <cctype>
@@ -163,32 +162,6 @@ inline void wait_all(const std::vector<cl::Event>& events, const std::string& wh
     }
 }
 
-/// How a multi-device call brings one small result back from each device: every read is enqueued before any is
-/// waited for, into pinned host memory (`pinned`, the default: a mapped CL_MEM_ALLOC_HOST_PTR buffer, which the
-/// driver copies into directly), into ordinary memory (`pageable`), or waited for by polling the reads' status
-/// (`poll`, into pinned memory); `blocking` reads each device in turn. CLALGO_GATHER chooses, for measurements.
-enum class GatherMode { pinned, pageable, poll, blocking };
-
-inline GatherMode gather_mode() {
-    static const GatherMode mode = [] {
-        const auto text = environment("CLALGO_GATHER");
-        if (!text || text->empty() || *text == "pinned") return GatherMode::pinned;
-        if (*text == "pageable") return GatherMode::pageable;
-        if (*text == "poll") return GatherMode::poll;
-        if (*text == "blocking") return GatherMode::blocking;
-        throw std::invalid_argument("clalgo: CLALGO_GATHER='" + *text +
-                                    "' is none of pinned, pageable, poll and blocking");
-    }();
-    return mode;
-}
-
-/// Whether a multi-device call enqueues each device's commands on a host thread of its own
-/// (CLALGO_DEVICE_THREADS=1) rather than all on the calling thread.
-inline bool device_threads_on() {
-    static const bool on = environment_switch("CLALGO_DEVICE_THREADS").value_or(false);
-    return on;
-}
-
 /// Pinned host memory a DeviceSet reads its devices' results into: one mapped CL_MEM_ALLOC_HOST_PTR buffer,
 /// grown as needed, shared by the set's copies; `mutex` is held from the reads' enqueueing to the copy out.
 struct GatherStaging {
@@ -235,18 +208,6 @@ struct GatherStaging {
         bytes = 0;
     }
 };
-
-/// Waits for `events` by polling their status (no sleep in the driver); an error names `what`.
-inline void poll_all(const std::vector<cl::Event>& events, const std::string& what) {
-    for (const auto& event : events) {
-        cl_int status = CL_QUEUED;
-        do {
-            if (clGetEventInfo(event(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS)
-                status = -1;
-        } while (status > CL_COMPLETE);
-        if (status < 0) throw Error("clalgo: " + what + " failed (command status " + std::to_string(status) + ")");
-    }
-}
 
 }  // namespace detail
 
@@ -440,47 +401,29 @@ public:
         if (failed) std::rethrow_exception(failed);
     }
 
-    /// Runs `enqueue(k)` for every k in [0, count), which must only enqueue commands (on the k-th device's queue):
-    /// in turn on the calling thread, or at once on the set's host threads where CLALGO_DEVICE_THREADS=1 (k = 0 on
-    /// the calling thread). Rethrows the exception of the lowest k that threw, after all have run.
+    /// Runs `enqueue(k)` for every k in [0, count), in turn: each device's commands of a multi-device call. (Host
+    /// threads, one a device, were slower on NVIDIA's OpenCL: see docs/architecture.md's design notes.)
     void enqueue_each(std::size_t count, const std::function<void(std::size_t)>& enqueue) const {
-        if (count <= 1 || !detail::device_threads_on()) {
-            for (std::size_t k = 0; k < count; ++k) enqueue(k);
-            return;
-        }
-        std::call_once(threads_->made, [&] {
-            threads_->threads = std::make_unique<detail::DeviceThreads>(queues_.size() - 1);
-        });
-        threads_->threads->run(count, enqueue);
+        for (std::size_t k = 0; k < count; ++k) enqueue(k);
     }
 
     /// The first element of each of `values`, value k read on `*queues[k]` after the work enqueued there before
-    /// (the queues are in order): every read is enqueued before any is waited for, so the devices finish their
-    /// work at once and the host waits once (detail::GatherMode says how).
+    /// (the queues are in order): every read is enqueued before any is waited for, into pinned host memory (a
+    /// mapped CL_MEM_ALLOC_HOST_PTR buffer, which the driver copies into directly), so that the devices finish
+    /// their work at once and the host waits once.
     template <class T>
     std::vector<T> gather(const std::vector<ArrayView<T>>& values, const std::vector<const Queue*>& queues) const {
         static_assert(std::is_trivially_copyable_v<T>, "results travel as bytes");
         std::vector<T> host(values.size());
-        const detail::GatherMode mode = detail::gather_mode();
-        if (mode == detail::GatherMode::blocking) {
-            for (std::size_t k = 0; k < values.size(); ++k) values[k].view(0, 1).read(*queues[k], &host[k]);
-            return host;
-        }
-        const bool pinned = mode != detail::GatherMode::pageable;
-        std::unique_lock<std::mutex> lock(staging_->mutex, std::defer_lock);
-        unsigned char* staged = nullptr;
+        std::lock_guard<std::mutex> lock(staging_->mutex);
         const std::size_t slot = (sizeof(T) + 63) / 64 * 64;
-        if (pinned) {
-            lock.lock();
-            staged = staging_->reserve(queues_.front(), slot * values.size());
-        }
+        unsigned char* staged = staging_->reserve(queues_.front(), slot * values.size());
         std::vector<cl::Event> reads;
         try {
             for (std::size_t k = 0; k < values.size(); ++k) {
                 reads.emplace_back();
-                void* into = pinned ? static_cast<void*>(staged + k * slot) : static_cast<void*>(&host[k]);
                 queues[k]->get().enqueueReadBuffer(values[k].buffer(), CL_FALSE, values[k].offset() * sizeof(T),
-                                                   sizeof(T), into, nullptr, &reads.back());
+                                                   sizeof(T), staged + k * slot, nullptr, &reads.back());
                 queues[k]->flush();
             }
         } catch (const cl::Error& error) {
@@ -491,10 +434,8 @@ public:
             }
             detail::rethrow(error, "reading the results of a multi-device call");
         }
-        if (mode == detail::GatherMode::poll) detail::poll_all(reads, "reading the results of a multi-device call");
-        else detail::wait_all(reads, "reading the results of a multi-device call");
-        if (pinned)
-            for (std::size_t k = 0; k < values.size(); ++k) std::memcpy(&host[k], staged + k * slot, sizeof(T));
+        detail::wait_all(reads, "reading the results of a multi-device call");
+        for (std::size_t k = 0; k < values.size(); ++k) std::memcpy(&host[k], staged + k * slot, sizeof(T));
         return host;
     }
 
@@ -517,17 +458,10 @@ private:
         for (const auto& queue : queues_) weights_.push_back(double(queue.info().compute_units));
     }
 
-    /// The host threads of enqueue_each, shared by the set's copies.
-    struct Threads {
-        std::once_flag made;
-        std::unique_ptr<detail::DeviceThreads> threads;
-    };
-
     Context context_;
     std::vector<Queue> queues_;
     std::vector<double> weights_;
     std::shared_ptr<detail::GatherStaging> staging_ = std::make_shared<detail::GatherStaging>();  ///< for gather
-    std::shared_ptr<Threads> threads_ = std::make_shared<Threads>();
 };
 
 }  // namespace clalgo
