@@ -213,9 +213,9 @@ TYPED_TEST(SortTyped, BitRangesAndArgsortMatchStableSortWithBothAlgorithms) {
 /// The kernels `call` launches on this thread.
 template <class Call>
 std::uint64_t kernels_launched_by(const Call& call) {
-    const std::uint64_t before = clalgo::detail::kernels_launched_by_this_thread();
+    clalgo::detail::LaunchLog log;  // records this thread's launches while it lives
     call();
-    return clalgo::detail::kernels_launched_by_this_thread() - before;
+    return log.launches().size();
 }
 
 /// The kernels a sort of more than one tile takes with `passes` digits: blocks, three a digit (count, place,

@@ -3,8 +3,8 @@
 // three sorts of cub_compare.cu (uint32 keys, uint32 pairs, uint64 keys), the sorts that clalgo's other key types,
 // orders and bit ranges are measured against: int32 and float keys, uint32 keys descending, 20-bit keys by their
 // 20 bits, and argsort as CUB writes it (pairs whose values are the positions 0, 1, 2, ...). Prints one line per
-// sort and size, "<name> n=<n>: <ms> ms, <GB/s> GB/s, <G items/s> Gitems/s" (sort_ratios.py and
-// sort_variants.py read them). Not built by CMake: on a machine with the CUDA toolkit,
+// sort and size, "<name> n=<n>: <ms> ms, <GB/s> GB/s, <G items/s> Gitems/s" (sort_variants.py reads
+// them). Not built by CMake: on a machine with the CUDA toolkit,
 //   nvcc -O3 -arch=sm_90 -std=c++17 -I/usr/local/cuda/targets/x86_64-linux/include/cccl \
 //        benchmarks/gpu/cub_sort.cu -o cub_sort
 //   ./cub_sort 16777216 268435456

@@ -1,7 +1,8 @@
-// A record of the kernel launches clalgo makes on one thread, for tools that time a call against its own kernels
-// launched straight through OpenCL (benchmarks/gpu/host_cost.cpp). While a LaunchLog is open on a thread, every
-// launch of that thread is also written to it: the kernel object, whose arguments stay as the call set them, and
-// the launch's shape. Nothing is recorded, and a launch pays one thread-local read, while none is open.
+// A record of the kernel launches clalgo makes on one thread, for tests that count the kernels a call takes and
+// for tools that time a call against its own kernels launched straight through OpenCL
+// (benchmarks/gpu/host_cost.cpp). While a LaunchLog is open on a thread, every launch of that thread is also
+// written to it: the kernel object, whose arguments stay as the call set them, and the launch's shape. Nothing is
+// recorded, and a launch pays one thread-local read, while none is open.
 //   detail::LaunchLog log;
 //   clalgo::sort(q, keys);                                   // its launches, recorded
 //   for (const auto& launch : log.launches()) q.get().enqueueNDRangeKernel(launch.kernel, ...);

@@ -271,13 +271,6 @@ private:
     std::vector<std::unique_ptr<OnDevice>> devices_;
 };
 
-/// The kernels this thread has launched through enqueue_launch (every launch of the library's kernels), so that
-/// tests can count the kernels a call takes.
-inline std::uint64_t& kernels_launched_by_this_thread() noexcept {
-    thread_local std::uint64_t launched = 0;
-    return launched;
-}
-
 /// Enqueues a 1-D launch, turning a failure into clalgo's exception; `done` (may be null: no event is made, as
 /// for a command that later ones of the same call follow on the in-order queue) receives its event.
 inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
@@ -288,7 +281,6 @@ inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::si
     } catch (const cl::Error& error) {
         rethrow(error, std::string("launching ") + what);
     }
-    ++kernels_launched_by_this_thread();
     LaunchLog::record(kernel, global, local);
 }
 
