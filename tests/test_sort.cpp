@@ -194,7 +194,7 @@ TYPED_TEST(SortTyped, BitRangesAndArgsortMatchStableSortWithBothAlgorithms) {
     constexpr int width = int(sizeof(Key)) * 8;
     for (SortAlgorithm algorithm : both_algorithms) {
         clalgo::RadixSortKernel<Key> keys_only(context(), algorithm);
-        clalgo::RadixSortKernel<Key, std::int64_t> pairs(context(), algorithm);
+        clalgo::RadixSortKernel<Key, std::int64_t> pairs(context(), algorithm, true);  // argsort's
         const std::size_t tile = keys_only.tile();
         // sizes whose programs the tests above build too: one tile or less, and several
         for (std::size_t n : {std::size_t(0), std::size_t(1), tile - 1, tile + 1, 3 * tile + 5}) {
@@ -228,7 +228,7 @@ template <class Key>
 void expect_one_pass_per_byte(SortAlgorithm algorithm) {
     SCOPED_TRACE(std::string(name_of(algorithm)) + " " + clalgo::type_name<Key>());
     clalgo::RadixSortKernel<Key> keys_only(context(), algorithm);
-    clalgo::RadixSortKernel<Key, std::int64_t> pairs(context(), algorithm);
+    clalgo::RadixSortKernel<Key, std::int64_t> pairs(context(), algorithm, true);  // pairs, and argsort's positions
     const clalgo::RadixSortKernel<Key> automatic(context());  // what the free functions take
     const std::size_t n = 3 * std::max(keys_only.tile(), automatic.tile()) + 5;
     const auto host = random_keys<Key>(n, 21);
@@ -755,15 +755,20 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
             clalgo::sort_by_key(queue(), keys_in.view(), keys_out.view(), values_long.view(), values_in.view());
         }), "clalgo: sort_by_key: values_in has 1001 elements but keys_in has 1000"));
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> sorter(context());
+            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> sorter(context(), SortAlgorithm::automatic, true);
             clalgo::Array<std::int32_t> positions(queue(), n - 1);
             sorter.argsort(queue(), keys_in, keys_out, positions);
         }), "clalgo: argsort: order has 999 elements but keys has 1000"));
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
-            clalgo::RadixSortKernel<std::uint32_t, std::int8_t> sorter(context());
+            clalgo::RadixSortKernel<std::uint32_t, std::int8_t> sorter(context(), SortAlgorithm::automatic, true);
             clalgo::Array<std::int8_t> positions(queue(), n);
             sorter.argsort(queue(), keys_in, keys_out, positions);
         }), "clalgo: argsort: 1000 keys do not fit the index type 'char'"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> pairs_only(context());
+            clalgo::Array<std::int32_t> positions(queue(), n);
+            pairs_only.argsort(queue(), keys_in, keys_out, positions);
+        }), "RadixSortKernel::argsort: this kernel was made to sort pairs"));
         EXPECT_EQ(values_in.to_host(queue()), std::vector<float>(n, 1.0f));
     }
     {

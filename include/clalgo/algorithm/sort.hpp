@@ -34,12 +34,15 @@ namespace clalgo {
 
 namespace detail {
 
+/// The context's radix sort of Key (and Value); `positions`: the one argsort uses, whose first pass makes the
+/// positions (kept apart: that branch would slow the pair sorts).
 template <class Key, class Value = void>
-const RadixSortKernel<Key, Value>& cached_radix_sort(const Context& context) {
-    std::string key = "radix " + type_name<Key>();
+const RadixSortKernel<Key, Value>& cached_radix_sort(const Context& context, bool positions = false) {
+    std::string key = positions ? "radix positions " + type_name<Key>() : "radix " + type_name<Key>();
     if constexpr (!std::is_void_v<Value>) key += " " + type_name<Value>();
-    return cached_kernel<RadixSortKernel<Key, Value>>(
-        context, key, [&] { return std::make_shared<RadixSortKernel<Key, Value>>(context); });
+    return cached_kernel<RadixSortKernel<Key, Value>>(context, key, [&] {
+        return std::make_shared<RadixSortKernel<Key, Value>>(context, SortAlgorithm::automatic, positions);
+    });
 }
 
 }  // namespace detail
@@ -80,7 +83,7 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
                      const WaitFor& wait = {}) {
     static_assert(std::is_integral_v<Index>, "clalgo::argsort: the index type is an integer type");
     detail::require_positions_fit<Index>(keys.size());
-    const auto& sorter = detail::cached_radix_sort<Key, Index>(queue.context());
+    const auto& sorter = detail::cached_radix_sort<Key, Index>(queue.context(), true);
     Array<Index> order(queue, keys.size(), detail::pooled_in_queue_order);
     if (keys.empty()) return order;
     Array<Key> sorted(queue, keys.size(), detail::pooled_in_queue_order);  // the passes' keys; given back once done
@@ -109,7 +112,7 @@ public:
     /// A sort of the declared `arguments` by `key_expr`, writing each array of `sort_arg_names` to its `<name>_out`.
     RadixSort(const Context& context, const std::string& arguments, const std::string& key_expr,
               const std::vector<std::string>& sort_arg_names, const RadixSortOptions& options = {})
-        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context)) {
+        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context, true)) {
         const auto declared = parse_arguments(arguments);
         const std::string kernel = "RadixSort '" + options.name + "'";
         detail::reject_reserved_names(declared, {"i", "n", "sort_key", "sort_order"}, kernel);

@@ -78,8 +78,12 @@ public:
     /// Makes the sort for every device of `context`; `algorithm` forces one (tests, devices you know). Its
     /// programs are compiled at the first call that needs them: on GPUs, the onesweep passes for inputs of more
     /// than one tile (one program per tier of tile sizes), and one small program per one-tile size for the others.
-    explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic)
-        : requested_(algorithm) {
+    /// `positions_in_first_pass`: for argsort, whose first pass makes each key's position as its value (values
+    /// of an integer type); a kernel made without it reads its values in every pass, which the branch would slow
+    /// (pairs of uint32 about 1.4 times on an H100).
+    explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic,
+                             bool positions_in_first_pass = false)
+        : requested_(algorithm), positions_(has_values && std::is_integral_v<ValueType> && positions_in_first_pass) {
         std::vector<std::string> types{type_name<Key>()};
         if (has_values) types.push_back(type_name<ValueType>());
         std::size_t tier_count = 0, tile_count = 0;  // of the programs: the most any device has
@@ -144,10 +148,13 @@ public:
     /// argsort: sorts `keys_in` into `keys_out` (keys_out may be keys_in) and writes into `positions` (as many)
     /// where each sorted key was: keys_out[k] is keys_in[positions[k]] as it was. The positions are made by the
     /// sort's first pass, not read, so the call costs what sorting pairs costs. For integer values wide enough to
-    /// hold keys_in.size() - 1.
+    /// hold keys_in.size() - 1, on a kernel made with positions_in_first_pass (clalgo::argsort keeps one).
     template <bool V = has_values && std::is_integral_v<ValueType>, std::enable_if_t<V, long> = 0>
     Event argsort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                   const ValueView& positions, const SortOptions& options = {}, const WaitFor& wait = {}) const {
+        if (!positions_)
+            throw std::invalid_argument("clalgo: RadixSortKernel::argsort: this kernel was made to sort pairs; make "
+                                        "one with positions_in_first_pass = true, or call clalgo::argsort");
         detail::require_positions_fit<ValueType>(keys_in.size());
         return enqueue(queue, keys_in, keys_out, nullptr, &positions, options, detail::wait_list(queue, wait),
                        argsort_names);
@@ -210,10 +217,19 @@ private:
     /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
     detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program) const {
         return detail::radix_sort_source<Key>(info, policy, tile_program, has_values ? type_name<ValueType>() : "",
-                                              std::is_integral_v<ValueType>);
+                                              positions_);
     }
 
-    static detail::Signature signature(const std::string& kernel) { return detail::radix_sort_signature(kernel, has_values); }
+    /// The parameters of one of the passes' kernels, made once: a call's host cost counts at small sizes.
+    static const detail::Signature& signature(const char* kernel) {
+        static const auto made = [] {
+            std::map<std::string, detail::Signature> all;
+            for (const char* name : {"tile_sort", "histogram", "onesweep", "count", "place", "scatter"})
+                all.emplace(name, detail::radix_sort_signature(name, has_values));
+            return all;
+        }();
+        return made.at(kernel);
+    }
 
     /// A buffer and an element offset: where a pass reads or writes.
     struct Place {
@@ -459,6 +475,7 @@ private:
     }
 
     SortAlgorithm requested_;
+    bool positions_;  ///< the programs can make argsort's positions in the first pass
     std::vector<const DeviceInfo*> infos_;            ///< the context's devices, in its order
     std::vector<Shapes> shapes_;                      ///< one per device of the context, in its order
     /// Per device: held while a call sets arguments, enqueues and uses the queue's scratch.
