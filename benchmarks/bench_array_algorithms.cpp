@@ -1,12 +1,13 @@
 // The one-call array algorithms against their std:: counterparts, and against what they stand for on the device.
 // Host baselines: argmax of floats (std::max_element), the sum of int8 values into int64 (std::accumulate), a
 // gather of floats by int32 indices (a plain loop).
-// The GPU goals (benchmarks/gpu/array_ratios.py prints them from this program's JSON):
+// On the device, each against what it stands for:
 //   sum, min, max, dot of floats, each beside the ReductionKernel a user would write for it (array/clalgo_<op>_float
-//   and array/reduction_kernel_<op>_float; _into: the result left on the device), within 5 % of its time;
+//   and array/reduction_kernel_<op>_float; _into: the result left on the device): benchmarks/results.py's "array"
+//   tables (benchmarks/gpu/compare.py array);
 //   take (by int32 indices in order, and scattered), fill, astype beside a device copy of floats
 //   (array/device_copy_float: clEnqueueCopyBuffer through ArrayView::copy_to; array/elementwise_copy_float: an
-//   ElementwiseKernel out[i] = x[i]), at >= 0.9 of its bytes per second.
+//   ElementwiseKernel out[i] = x[i]): compare their bytes per second in the program's output.
 // Bytes per run, reads plus writes: sum, min, max and argmax read the input once (n x 4; n for int8), dot both
 // inputs (2 x n x 4); take reads the indices and the picked values and writes the result (3 x n x 4); fill writes
 // n x 4; astype reads n x 4 and writes n x 4 (int32 -> float) or n x 8 (float -> double); a copy n x 4 each way.

@@ -2,9 +2,12 @@
 // std::stable_sort, sequential and parallel, on the host: uint32 keys, uint32 keys with uint32 values, uint64 keys,
 // all uniformly random over every bit. The host baselines sort a copy of the input each run (they sort in place);
 // the copy is timed with them. Bytes per run: the keys (and values) read once and written once, as in CUB's figures.
+// And clalgo alone, to set beside its uint32 keys: int32 and float keys, descending order, 20-bit keys sorted by
+// their 20 bits (begin_bit/end_bit), argsort with 32-bit positions.
 #include "bench_support.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace {
 
@@ -30,6 +33,19 @@ bool sorted_permutation(const std::vector<Key>& keys_in, const std::vector<Value
 }
 using clalgo_bench::queue;
 
+/// An order-independent fingerprint of keys by their bits.
+template <class Key>
+std::uint64_t bits_fingerprint(const std::vector<Key>& keys) {
+    std::uint64_t sum = 0;
+    for (const Key& key : keys) {
+        std::uint64_t z = 0;
+        std::memcpy(&z, &key, sizeof(Key));
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        sum += z ^ (z >> 27);
+    }
+    return sum;
+}
+
 /// n keys uniformly random over all their bits (splitmix64).
 template <class T>
 const clalgo_bench::Input<T>& random_keys(std::size_t n) {
@@ -43,6 +59,33 @@ const clalgo_bench::Input<T>& random_keys(std::size_t n) {
             key = static_cast<T>(z ^ (z >> 31));
         }
         return keys;
+    });
+}
+
+/// n keys uniformly random over their low `bits` bits.
+template <class T>
+const clalgo_bench::Input<T>& random_low_bits(std::size_t n, int bits) {
+    return clalgo_bench::cached_input<T>(n, 100 + bits, [bits](std::size_t size) {
+        std::vector<T> keys = random_keys<T>(size).host;
+        for (auto& key : keys) key &= static_cast<T>((T(1) << bits) - 1);
+        return keys;
+    });
+}
+
+/// clalgo::sort of `keys` into another array with `options`, checked once against the host's order first.
+template <class Key>
+void register_clalgo_keys(const std::string& name, std::int64_t n, const clalgo_bench::Input<Key>& (*make)(std::size_t),
+                          const clalgo::SortOptions& options = {}) {
+    clalgo_bench::register_device("sort/clalgo_" + name + "/" + std::to_string(n), [=](benchmark::State& state) {
+        const auto& keys = make(n);
+        const clalgo::Array<Key> out(queue(), n);
+        clalgo::sort(queue(), keys.device.view(), out.view(), options);
+        // in order and a permutation of the input (each key's bits summed scrambled): linear, for 2^28 keys too
+        const auto got = out.to_host(queue());
+        const bool in_order = options.descending ? std::is_sorted(got.rbegin(), got.rend()) : std::is_sorted(got.begin(), got.end());
+        if (!check(state, in_order && bits_fingerprint(got) == bits_fingerprint(keys.host), "wrong sort")) return;
+        clalgo_bench::time_device(state, [&] { clalgo::sort(queue(), keys.device.view(), out.view(), options); });
+        clalgo_bench::set_processed(state, n, 2 * n * std::int64_t(sizeof(Key)));
     });
 }
 
@@ -96,11 +139,36 @@ void register_pairs(std::int64_t n) {
     });
 }
 
+/// argsort of uint32 keys into 32-bit positions: a pair sort whose first pass makes the positions.
+void register_argsort(std::int64_t n) {
+    clalgo_bench::register_device("sort/clalgo_uint32_argsort/" + std::to_string(n), [=](benchmark::State& state) {
+        const auto& keys = random_keys<std::uint32_t>(n);
+        const auto order = clalgo::argsort<std::int32_t>(queue(), keys.device.view()).to_host(queue());
+        bool ok = order.size() == keys.host.size();
+        for (std::size_t k = 1; ok && k < order.size(); ++k) {
+            const auto a = keys.host[order[k - 1]], b = keys.host[order[k]];
+            ok = a < b || (a == b && order[k - 1] < order[k]);
+        }
+        if (!check(state, ok, "wrong argsort")) return;
+        clalgo_bench::time_device(state, [&] { (void)clalgo::argsort<std::int32_t>(queue(), keys.device.view()); });
+        clalgo_bench::set_processed(state, n, n * 4 + n * 4);  // the keys read, the positions written
+    });
+}
+
 void register_all() {
     for (std::int64_t n : clalgo_bench::sizes()) {
         register_keys<std::uint32_t>("uint32", n);
         register_pairs(n);
         register_keys<std::uint64_t>("uint64", n);
+        register_clalgo_keys<std::int32_t>("int32_keys", n, random_keys<std::int32_t>);
+        register_clalgo_keys<float>("float_keys", n, [](std::size_t size) -> const clalgo_bench::Input<float>& {
+            return clalgo_bench::input<float>(size, 5);
+        });
+        register_clalgo_keys<std::uint32_t>("uint32_keys_descending", n, random_keys<std::uint32_t>, {true});
+        register_clalgo_keys<std::uint32_t>("uint32_keys_20_bits", n, [](std::size_t size) -> const clalgo_bench::Input<std::uint32_t>& {
+            return random_low_bits<std::uint32_t>(size, 20);
+        }, {false, 0, 20});
+        register_argsort(n);
     }
 }
 

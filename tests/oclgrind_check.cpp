@@ -203,6 +203,20 @@ void maps(const clalgo::Queue& queue) {
         check(y.to_host(queue) == wanted, at + "elementwise");
         affine(queue, clalgo::range(n - 1, -1, -2), x, y);  // every other index, downwards: the same values
         check(y.to_host(queue) == wanted, at + "elementwise over a descending range");
+        // arrays made and released between calls: a new buffer may come at a released one's handle, and the
+        // kernel, which kept its last buffers as arguments, must be given it again (Oclgrind resolves a buffer
+        // argument when it is set)
+        for (int round = 1; round <= 3; ++round) {
+            std::vector<std::int32_t> shifted(host.size()), shifted_wanted(host.size());
+            for (std::size_t k = 0; k < host.size(); ++k) {
+                shifted[k] = host[k] + round;
+                shifted_wanted[k] = 3 * shifted[k] - 1;
+            }
+            const auto fresh = clalgo::to_device(queue, shifted);
+            clalgo::Array<std::int32_t> out(queue, host.size());
+            affine(queue, fresh, out);
+            check(out.to_host(queue) == shifted_wanted, at + "elementwise on arrays made after others were released");
+        }
     }
 }
 

@@ -4,7 +4,10 @@
 #include "support.hpp"
 
 #include <clalgo/multi/device_set.hpp>
+#include <clalgo/multi/split_array.hpp>
 
+#include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -137,19 +140,111 @@ TEST(DeviceSet, CountsOverARangePast2To32) {
     EXPECT_EQ(devices.reduce(count, clalgo::range(start, stop)), below(stop) - below(start));
 }
 
-TEST(DeviceSet, RunsAnElementwiseKernelOverEveryShare) {
+TEST(DeviceSet, RunsAnElementwiseKernelOverEveryShareIntoItsOwnPart) {
     auto& devices = two_devices();
-    const clalgo::ElementwiseKernel mark(devices.context(), "long *out", "out[i] = 3 * i + 1");
+    const clalgo::ElementwiseKernel mark(devices.context(), "long *out, long start", "out[i - start] = 3 * i + 1");
     const std::int64_t n = 100003;
-    clalgo::Array<std::int64_t> out(devices.context(), n);
     for (const auto& weights : weightings) {
         devices.set_weights(weights);
-        out.fill(devices.queue(0), -1);
-        devices.queue(0).finish();
-        devices.run(mark, clalgo::range(0, n), out);
-        const auto host = out.to_host(devices.queue(0));
+        clalgo::SplitArray<std::int64_t> out(devices, std::size_t(n));  // split as the range is, by the weights
+        devices.run(mark, clalgo::range(0, n), out, clalgo::share_start);
+        const auto host = out.to_host(devices);
         std::int64_t wrong = 0;
         for (std::int64_t i = 0; i < n; ++i) wrong += host[i] != 3 * i + 1;
+        EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1];
+    }
+}
+
+TEST(DeviceSet, CombinesOnTheHostOnlyThePlainForms) {
+    using clalgo::detail::HostOperator;
+    using clalgo::detail::host_operator;
+    EXPECT_EQ(host_operator<std::int64_t>("a + b"), HostOperator::sum);
+    EXPECT_EQ(host_operator<double>(" b+a "), HostOperator::sum);
+    EXPECT_EQ(host_operator<float>("fmax(a, b)"), HostOperator::max);
+    EXPECT_EQ(host_operator<std::int32_t>("min(b,a)"), HostOperator::min);
+    for (const char* other : {"a - b", "a + b + 1", "a * b", "max(a, b) + 0", "(a + b)", "a+bb", "fmin(a,c)"})
+        EXPECT_EQ(host_operator<std::int64_t>(other), HostOperator::none) << other;
+    EXPECT_EQ(host_operator<cl_long2>("a + b"), HostOperator::none);  // vectors go to the device
+}
+
+TEST(DeviceSet, CombinesSumsMinimaAndMaximaOfEveryShareInOrder) {
+    auto& devices = two_devices();
+    const std::int64_t n = 100003;
+    // unsigned sums wrap, as on the device; minima and maxima of floats and integers, in their spellings
+    const clalgo::ReductionKernel<std::uint32_t> wrapping(devices.context(), "0", "a + b", "(uint)i * 2654435761u", "");
+    const clalgo::ReductionKernel<float> largest(devices.context(), "-INFINITY", "fmax(a, b)",
+                                                 "(float)((i * 7919) % 1000) - 500.0f", "");
+    const clalgo::ReductionKernel<std::int32_t> smallest(devices.context(), "INT_MAX", "min(b,a)",
+                                                         "(int)((i * 7919) % 100003) - 50000", "");
+    std::uint32_t sum = 0;
+    float most = -INFINITY;
+    std::int32_t least = INT32_MAX;
+    for (std::int64_t i = 0; i < n; ++i) {
+        sum += std::uint32_t(i) * 2654435761u;
+        most = std::max(most, float((i * 7919) % 1000) - 500.0f);
+        least = std::min(least, std::int32_t((i * 7919) % 100003) - 50000);
+    }
+    for (const auto& weights : weightings) {
+        devices.set_weights(weights);
+        EXPECT_EQ(devices.reduce(wrapping, clalgo::range(0, n)), sum) << weights[0] << ":" << weights[1];
+        EXPECT_EQ(devices.reduce(largest, clalgo::range(0, n)), most) << weights[0] << ":" << weights[1];
+        EXPECT_EQ(devices.reduce(smallest, clalgo::range(0, n)), least) << weights[0] << ":" << weights[1];
+    }
+    devices.set_weights({1, 1});
+}
+
+TEST(DeviceSet, RefusesOnePlainArrayThatSeveralDevicesWouldWrite) {
+    auto& devices = two_devices();
+    const clalgo::ElementwiseKernel mark(devices.context(), "const long *in, long *out", "out[i] = in[i] + 1");
+    // out is declared without const: the kernel may write it
+    const clalgo::ReductionKernel<std::int64_t> sum(devices.context(), "0", "a + b", "in[i] + out[i]",
+                                                    "const long *in, long *out");
+    const std::int64_t n = 1000;
+    clalgo::Array<std::int64_t> in(devices.queue(0), n), out(devices.queue(0), n);
+    in.fill(devices.queue(0), 4);
+    devices.queue(0).finish();
+    devices.set_weights({1, 1});
+    const std::string run = clalgo_test::message_of<std::invalid_argument>(
+        [&] { devices.run(mark, clalgo::range(0, n), in, out); });
+    for (const char* part : {"clalgo::DeviceSet::run", "kernel 'elementwise'", "argument 2 'out'", "long *",
+                             "2 devices", "SplitArray", "share_start"})
+        EXPECT_TRUE(clalgo_test::contains(run, part)) << part << " in: " << run;
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>(
+                                          [&] { devices.reduce(sum, clalgo::range(0, n), in, out); }),
+                                      "clalgo::DeviceSet::reduce: kernel 'reduce', argument 2 'out'"));
+    // with one device running, one array is that device's own (and a const one may be read by every device)
+    devices.set_weights({1, 0});
+    out.fill(devices.queue(0), 0);
+    devices.run(mark, clalgo::range(0, n), in, out);
+    EXPECT_EQ(out.to_host(devices.queue(0)), std::vector<std::int64_t>(std::size_t(n), 5));
+    devices.set_weights({1, 1});
+}
+
+TEST(DeviceSet, RunsWorkOnEachDeviceWithItsShareAndWaits) {
+    auto& devices = two_devices();
+    const clalgo::ElementwiseKernel mark(devices.context(), "long *out, long start", "out[i - start] = 2 * i");
+    for (const auto& weights : weightings) {
+        devices.set_weights(weights);
+        const std::int64_t n = 10007;
+        const auto shares = devices.split(clalgo::range(0, n));
+        std::vector<std::size_t> sizes;
+        for (const auto& share : shares) sizes.push_back(std::size_t(share.size()));
+        auto parts = clalgo::SplitArray<std::int64_t>::with_part_sizes(devices, sizes);
+        std::vector<std::size_t> called;
+        devices.each(clalgo::range(0, n), [&](std::size_t d, const clalgo::Queue& queue, clalgo::IndexRange share) {
+            EXPECT_EQ(queue.get()(), devices.queue(d).get()());
+            EXPECT_EQ(share.start, shares[d].start);
+            EXPECT_GT(share.size(), 0);
+            called.push_back(d);
+            mark(queue, share, parts.part(d), share.start);
+        });
+        std::vector<std::size_t> expected;
+        for (std::size_t d = 0; d < shares.size(); ++d)
+            if (shares[d].size() > 0) expected.push_back(d);
+        EXPECT_EQ(called, expected);
+        const auto host = parts.to_host(devices);
+        std::int64_t wrong = 0;
+        for (std::int64_t i = 0; i < n; ++i) wrong += host[std::size_t(i)] != 2 * i;
         EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1];
     }
 }

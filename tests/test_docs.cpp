@@ -568,14 +568,15 @@ TEST(Docs, SeveralDevices) {
     devices.set_weights({3, 1});                                       // the first device takes 3/4 of the range
     std::int64_t hits = devices.reduce(count, clalgo::range(0, 1000000));  // 142857
 
-    clalgo::SplitScanKernel<std::int64_t> cumsum(devices, "long *out", "i % 10", "a + b", "0", "out[i] = item");
-    clalgo::Array<std::int64_t> out(devices.context(), 1000);
-    cumsum(clalgo::range(0, 1000), out);                               // each device carried in from the ones before
+    clalgo::SplitScanKernel<std::int64_t> cumsum(devices, "long *out, long start", "i % 10", "a + b", "0",
+                                                 "out[i - start] = item");   // start: the device's first index
+    clalgo::SplitArray<std::int64_t> out(devices, 1000);              // part d on device d, split as the range
+    cumsum(clalgo::range(0, 1000), out, clalgo::share_start);          // each device carried in from the ones before
 
     auto [kept, how_many] = clalgo::copy_if(devices, clalgo::range(0, 1000), "i % 100 == 0");  // 0, 100, ..., 900
     // end doc
     EXPECT_EQ(hits, 142857);
-    const auto host = out.to_host(devices.queue(0));
+    const auto host = out.to_host(devices);
     std::int64_t sum = 0;
     for (std::int64_t i = 0; i < 1000; ++i) EXPECT_EQ(host[i], sum += i % 10);
     EXPECT_EQ(how_many.get(devices.queue(0)), 10);

@@ -189,6 +189,25 @@ TEST(Event, OutlivesTheQueueItWasMadeOn) {
     EXPECT_EQ(x.to_host(queue()), std::vector<int>(1000, 4));
 }
 
+TEST(Event, CallsBackToBackShareOnePendingEventUntilItIsAskedFor) {
+    clalgo::ElementwiseKernel add_one(context(), "int *x", "x[i] += 1");
+    clalgo::Array<int> x(queue(), 1000);
+    x.fill(queue(), 0);
+    const clalgo::Event first = add_one(queue(), x);
+    const clalgo::Event second = add_one(queue(), x);
+    const cl::Event marker = first.get();  // made now: after both calls
+    ASSERT_NE(marker(), nullptr);
+    EXPECT_TRUE(second.made());
+    EXPECT_EQ(second.get()(), marker());
+    const clalgo::Event third = add_one(queue(), x);  // after the marker: an event of its own, made when asked
+    EXPECT_FALSE(third.made());
+    EXPECT_NE(third.get()(), marker());
+    third.wait();
+    std::vector<int> seen(1000);
+    x.read(queue(), seen.data());
+    EXPECT_EQ(seen, std::vector<int>(1000, 3));
+}
+
 TEST(Event, ThreadsAskingForOneEventAtOnceGetTheSameMarker) {
     clalgo::ElementwiseKernel add_one(context(), "int *x", "x[i] += 1");
     clalgo::Array<int> x(queue(), 1000);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -42,13 +43,22 @@ bool ordered_before(Key a, Key b) {
     }
 }
 
-/// Only the bits [begin, end) of an integer key count.
+/// Only the bits [begin, end) of a key count: of an integer with its sign bit flipped (signed keys); of a
+/// floating-point key's bits with the sign bit flipped where it is clear, every bit where it is set (the order the
+/// sort documents).
 template <class Key>
 auto bits_of(Key key, int begin, int end) {
-    using Bits = std::make_unsigned_t<Key>;
-    const int width = int(sizeof(Key)) * 8;
-    Bits bits = static_cast<Bits>(key);
-    if constexpr (std::is_signed_v<Key>) bits ^= Bits(Bits(1) << (width - 1));
+    constexpr int width = int(sizeof(Key)) * 8;
+    using Bits = std::conditional_t<width == 64, std::uint64_t,
+                                    std::conditional_t<width == 32, std::uint32_t,
+                                                       std::conditional_t<width == 16, std::uint16_t, std::uint8_t>>>;
+    Bits bits;
+    std::memcpy(&bits, &key, sizeof(Key));
+    const Bits sign = Bits(Bits(1) << (width - 1));
+    if constexpr (std::is_floating_point_v<Key>)
+        bits = (bits & sign) ? Bits(~bits) : Bits(bits ^ sign);
+    else if constexpr (std::is_signed_v<Key>)
+        bits ^= sign;
     const Bits mask = end - begin >= width ? Bits(~Bits(0)) : Bits((Bits(1) << (end - begin)) - 1);
     return Bits((bits >> begin) & mask);
 }
@@ -63,9 +73,7 @@ std::vector<std::int64_t> expected_order(const std::vector<Key>& keys, const Sor
     std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
         Key a = keys[x], b = keys[y];
         if (options.descending) std::swap(a, b);
-        if constexpr (std::is_integral_v<Key>) {
-            if (options.begin_bit != 0 || end != width) return bits_of(a, options.begin_bit, end) < bits_of(b, options.begin_bit, end);
-        }
+        if (options.begin_bit != 0 || end != width) return bits_of(a, options.begin_bit, end) < bits_of(b, options.begin_bit, end);
         return ordered_before(a, b);
     });
     return order;
@@ -157,6 +165,118 @@ TYPED_TEST(SortTyped, PairsKeepEqualKeysInOrder) {
             check_pairs(sorter, random_keys<Key>(n, 7 * n + 1, 20), {true}, what + " descending");
         }
     }
+}
+
+/// Sorts keys into their positions with RadixSortKernel::argsort (the positions made by the first pass) and checks
+/// them and the sorted keys against std::stable_sort, and that the keys in are left as they were.
+template <class Key>
+void check_argsort(const clalgo::RadixSortKernel<Key, std::int64_t>& sorter, const std::vector<Key>& keys,
+                   const SortOptions& options, const std::string& what) {
+    auto keys_in = clalgo::to_device(queue(), keys);
+    clalgo::Array<Key> keys_out(queue(), keys.size());
+    clalgo::Array<std::int64_t> positions(queue(), keys.size());
+    positions.fill(queue(), -1);
+    sorter.argsort(queue(), keys_in, keys_out, positions, options);
+    const auto got = positions.to_host(queue());
+    const auto got_keys = keys_out.to_host(queue());
+    const auto order = expected_order(keys, options);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        ASSERT_EQ(got[k], order[k]) << what << ": position at " << k << " of " << keys.size();
+        ASSERT_TRUE(same_bits(got_keys[k], keys[order[k]])) << what << ": key at " << k << " of " << keys.size();
+    }
+    const auto after = keys_in.to_host(queue());
+    for (std::size_t k = 0; k < keys.size(); ++k) ASSERT_TRUE(same_bits(after[k], keys[k])) << what << ": keys in changed";
+}
+
+TYPED_TEST(SortTyped, BitRangesAndArgsortMatchStableSortWithBothAlgorithms) {
+    using Key = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(Key);
+    constexpr int width = int(sizeof(Key)) * 8;
+    for (SortAlgorithm algorithm : both_algorithms) {
+        clalgo::RadixSortKernel<Key> keys_only(context(), algorithm);
+        clalgo::RadixSortKernel<Key, std::int64_t> pairs(context(), algorithm, true);  // argsort's
+        const std::size_t tile = keys_only.tile();
+        // sizes whose programs the tests above build too: one tile or less, and several
+        for (std::size_t n : {std::size_t(0), std::size_t(1), tile - 1, tile + 1, 3 * tile + 5}) {
+            const std::string what = std::string(name_of(algorithm)) + " n=" + std::to_string(n);
+            // the top bits but the sign bit's neighbour, then a middle range: digits shorter than 8 bits at either end
+            check_keys(keys_only, random_keys<Key>(n, n + 2), {false, width / 2 - 3, width - 1}, what + " upper bits");
+            check_keys(keys_only, random_keys<Key>(n, n + 3), {true, 1, width / 2 + 2}, what + " lower bits, descending");
+            if (n == tile - 1) continue;  // a one-tile pair sort of its own
+            check_argsort(pairs, random_keys<Key>(n, n + 4, 40), {}, what + " argsort");
+            check_argsort(pairs, random_keys<Key>(n, n + 5, 40), {true}, what + " argsort descending");
+            check_argsort(pairs, random_keys<Key>(n, n + 6, 40), {false, 3, 3}, what + " argsort of no bits");
+        }
+    }
+}
+
+/// The kernels `call` launches on this thread.
+template <class Call>
+std::uint64_t kernels_launched_by(const Call& call) {
+    clalgo::detail::LaunchLog log;  // records this thread's launches while it lives
+    call();
+    return log.launches().size();
+}
+
+/// The kernels a sort of more than one tile takes with `passes` digits: blocks, three a digit (count, place,
+/// scatter); onesweep, one a digit after the histogram of every digit.
+std::uint64_t kernels_for(SortAlgorithm algorithm, std::uint64_t passes) {
+    return algorithm == SortAlgorithm::blocks ? 3 * passes : 1 + passes;
+}
+
+template <class Key>
+void expect_one_pass_per_byte(SortAlgorithm algorithm) {
+    SCOPED_TRACE(std::string(name_of(algorithm)) + " " + clalgo::type_name<Key>());
+    clalgo::RadixSortKernel<Key> keys_only(context(), algorithm);
+    clalgo::RadixSortKernel<Key, std::int64_t> pairs(context(), algorithm, true);  // pairs, and argsort's positions
+    const clalgo::RadixSortKernel<Key> automatic(context());  // what the free functions take
+    const std::size_t n = 3 * std::max(keys_only.tile(), automatic.tile()) + 5;
+    const auto host = random_keys<Key>(n, 21);
+    auto keys = clalgo::to_device(queue(), host);
+    clalgo::Array<Key> sorted(queue(), n);
+    clalgo::Array<std::int64_t> values(queue(), n), positions(queue(), n);
+    const std::uint64_t bytes = sizeof(Key);
+    EXPECT_EQ(kernels_launched_by([&] { keys_only(queue(), keys, sorted); }), kernels_for(algorithm, bytes));
+    EXPECT_EQ(kernels_launched_by([&] { keys_only(queue(), keys, sorted, {true}); }), kernels_for(algorithm, bytes))
+        << "descending";
+    EXPECT_EQ(kernels_launched_by([&] { pairs(queue(), keys, sorted, values, positions); }), kernels_for(algorithm, bytes))
+        << "pairs";
+    EXPECT_EQ(kernels_launched_by([&] { pairs.argsort(queue(), keys, sorted, positions); }), kernels_for(algorithm, bytes))
+        << "argsort";
+    // the free functions add nothing either
+    EXPECT_EQ(kernels_launched_by([&] { clalgo::sort(queue(), keys.view(), sorted.view()); }),
+              kernels_for(automatic.algorithm(), bytes)) << "clalgo::sort";
+    EXPECT_EQ(kernels_launched_by([&] { (void)clalgo::argsort(queue(), keys.view(), {true}); }),
+              kernels_for(automatic.algorithm(), bytes)) << "clalgo::argsort";
+    // a range of bits: one pass per 8 of them or fewer
+    const int width = int(bytes) * 8;
+    for (auto [begin, end] : {std::pair{0, width - 1}, std::pair{3, 4}, std::pair{width / 2, width}}) {
+        const std::uint64_t passes = std::uint64_t(end - begin + 7) / 8;
+        EXPECT_EQ(kernels_launched_by([&] { keys_only(queue(), keys, sorted, {false, begin, end}); }),
+                  kernels_for(algorithm, passes)) << "bits " << begin << ".." << end;
+    }
+    EXPECT_EQ(kernels_launched_by([&] { keys_only(queue(), keys, {false, 5, 5}); }), 0u) << "no bits, in place";
+    // and the last of those sorts sorted right
+    const auto got = sorted.to_host(queue());
+    const auto order = expected_order(host, {false, width / 2, width});
+    for (std::size_t k = 0; k < n; ++k) ASSERT_TRUE(same_bits(got[k], host[order[k]])) << "at " << k;
+}
+
+TEST(Sort, EachSortLaunchesOnePassPerByteOfItsKeysOrOfItsBitRange) {
+    // keys of every type, both algorithms (forced onto a CPU, onesweep's tiles are small), sorts of several tiles
+    for (SortAlgorithm algorithm : both_algorithms) {
+        expect_one_pass_per_byte<std::uint8_t>(algorithm);
+        expect_one_pass_per_byte<std::int16_t>(algorithm);
+        expect_one_pass_per_byte<std::uint32_t>(algorithm);
+        expect_one_pass_per_byte<std::int32_t>(algorithm);
+        expect_one_pass_per_byte<float>(algorithm);
+        expect_one_pass_per_byte<std::int64_t>(algorithm);
+        if (clalgo_test::has_fp64()) expect_one_pass_per_byte<double>(algorithm);
+    }
+    // 20 significant bits of 32-bit keys: three passes
+    clalgo::RadixSortKernel<std::uint32_t> sorter(context(), SortAlgorithm::onesweep);
+    auto keys = clalgo::to_device(queue(), random_keys<std::uint32_t>(4 * sorter.tile(), 22, 1u << 20));
+    EXPECT_EQ(kernels_launched_by([&] { sorter(queue(), keys, {false, 0, 20}); }), 1u + 3u);
 }
 
 TEST(Sort, AMillionKeysAndPairsWithBothAlgorithms) {
@@ -607,7 +727,7 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
     auto values = clalgo::to_device(queue(), std::vector<float>{1, 2});
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::sort_by_key(queue(), keys.view(), values.view());
-    }), "3 keys but 2 values"));
+    }), "clalgo: sort_by_key: values has 2 elements but keys has 3"));
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::sort(queue(), keys.view(), {false, 0, 33});
     }), "key's 32 bits"));
@@ -617,10 +737,60 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
     auto more = clalgo::to_device(queue(), std::vector<std::uint32_t>{5, 4, 3, 2, 1});
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::sort(queue(), more.view(0, 3), more.view(1, 3));
-    }), "overlap"));
+    }), "clalgo: sort: keys_in and keys_out overlap"));
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::sort(queue(), more.view(0, 3), keys.view(0, 2));
-    }), "3 keys in but room for 2 out"));
+    }), "clalgo: sort: keys_out has 2 elements but keys_in has 3"));
+    {
+        // into other arrays: each array is checked, values_in and values_out alike
+        const std::size_t n = 1000;
+        auto keys_in = clalgo::to_device(queue(), random_keys<std::uint32_t>(n, 1));
+        clalgo::Array<std::uint32_t> keys_out(queue(), n);
+        clalgo::Array<float> values_in(queue(), n), values_out(queue(), n - 1), values_long(queue(), n + 1);
+        values_in.fill(queue(), 1.0f);
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::sort_by_key(queue(), keys_in.view(), keys_out.view(), values_in.view(), values_out.view());
+        }), "clalgo: sort_by_key: values_out has 999 elements but keys_in has 1000"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::sort_by_key(queue(), keys_in.view(), keys_out.view(), values_long.view(), values_in.view());
+        }), "clalgo: sort_by_key: values_in has 1001 elements but keys_in has 1000"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> sorter(context(), SortAlgorithm::automatic, true);
+            clalgo::Array<std::int32_t> positions(queue(), n - 1);
+            sorter.argsort(queue(), keys_in, keys_out, positions);
+        }), "clalgo: argsort: order has 999 elements but keys has 1000"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::RadixSortKernel<std::uint32_t, std::int8_t> sorter(context(), SortAlgorithm::automatic, true);
+            clalgo::Array<std::int8_t> positions(queue(), n);
+            sorter.argsort(queue(), keys_in, keys_out, positions);
+        }), "clalgo: argsort: 1000 keys do not fit the index type 'char'"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> pairs_only(context());
+            clalgo::Array<std::int32_t> positions(queue(), n);
+            pairs_only.argsort(queue(), keys_in, keys_out, positions);
+        }), "RadixSortKernel::argsort: this kernel was made to sort pairs"));
+        EXPECT_EQ(values_in.to_host(queue()), std::vector<float>(n, 1.0f));
+    }
+    {
+        // RadixSort: every sorted array and every output holds as many elements as the first array
+        clalgo::RadixSort<std::uint32_t> by_key(context(), "uint *ary, int *val, uint *ary_out, int *val_out", "ary[i]",
+                                                {"ary", "val"});
+        auto ary = clalgo::to_device(queue(), std::vector<std::uint32_t>{4, 3, 2, 1});
+        auto val = clalgo::to_device(queue(), std::vector<std::int32_t>{10, 20, 30, 40});
+        clalgo::Array<std::uint32_t> ary_out(queue(), 4);
+        clalgo::Array<std::int32_t> val_out(queue(), 4), val_short(queue(), 3);
+        val_out.fill(queue(), -1);
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            by_key(queue(), ary, val.view(0, 3), ary_out, val_out);
+        }), "clalgo: RadixSort 'radix_sort', argument 2 'val': 3 elements, but the sort runs over 4 keys (the size of "
+            "the first array, 'ary')"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            by_key(queue(), ary, val, ary_out, val_short);
+        }), "argument 4 'val_out': 3 elements, but the sort runs over 4 keys"));
+        EXPECT_EQ(val_out.to_host(queue()), std::vector<std::int32_t>(4, -1));  // nothing written
+        by_key(queue(), ary, val, ary_out, val_out);
+        EXPECT_EQ(val_out.to_host(queue()), (std::vector<std::int32_t>{40, 30, 20, 10}));
+    }
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::RadixSort<std::uint32_t>(context(), "const float *x", "x[i]", {"x"});
     }), "x_out"));
@@ -754,6 +924,25 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
             clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
         }), "CLALGO_SORT_EARLY_COUNTS='soon'"));
+    }
+    {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_RANK", "fast");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
+        }), "CLALGO_SORT_RANK='fast': expected one of sync, atomic"));
+    }
+    {
+        // the atomic ranking is NVIDIA's (inline PTX): it reaches the generated source there, and nowhere else
+        const auto nvidia = clalgo::typical_device(clalgo::DeviceClass::nvidia_gpu);
+        auto source_of = [](const clalgo::DeviceInfo& info) {
+            const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::onesweep);
+            return clalgo::detail::radix_sort_source<std::uint32_t>(info, policy, false, "").text;
+        };
+        EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 0"));
+        clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
+        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::onesweep).rank_atomics);
+        EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 1"));
+        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).rank_atomics);
     }
     {
         clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");

@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include <clalgo/multi/split_algorithms.hpp>
+#include <clalgo/multi/split_array.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -58,16 +59,17 @@ TEST(SplitCopyIf, KeepsTheFirstItemsWhereTheCapacityIsSmaller) {
 
 TEST(SplitScan, SumsInclusiveAndExclusiveLikeTheHost) {
     auto& devices = two_queues();
-    const clalgo::SplitScanKernel<std::int64_t> scan(devices, "long *inclusive, long *exclusive", "i % 13", "a + b", "0",
-                                                     "inclusive[i] = item; exclusive[i] = prev_item");
+    const clalgo::SplitScanKernel<std::int64_t> scan(devices, "long *inclusive, long *exclusive, long start", "i % 13",
+                                                     "a + b", "0",
+                                                     "inclusive[i - start] = item; exclusive[i - start] = prev_item");
     for (std::int64_t n : {0, 1, 2, 1000, 100003}) {
-        clalgo::Array<std::int64_t> inclusive(devices.context(), std::max<std::int64_t>(n, 1)),
-            exclusive(devices.context(), std::max<std::int64_t>(n, 1));
         for (const auto& weights : weightings) {
             devices.set_weights(weights);
-            scan(clalgo::range(0, n), inclusive, exclusive);
+            // each device writes its own part: the parts are split as the range is
+            clalgo::SplitArray<std::int64_t> inclusive(devices, std::size_t(n)), exclusive(devices, std::size_t(n));
+            scan(clalgo::range(0, n), inclusive, exclusive, clalgo::share_start);
             std::int64_t sum = 0, wrong = 0;
-            const auto in = inclusive.to_host(devices.queue(0)), ex = exclusive.to_host(devices.queue(0));
+            const auto in = inclusive.to_host(devices), ex = exclusive.to_host(devices);
             for (std::int64_t i = 0; i < n; ++i) {
                 wrong += ex[i] != sum;
                 sum += i % 13;
@@ -81,16 +83,16 @@ TEST(SplitScan, SumsInclusiveAndExclusiveLikeTheHost) {
 TEST(SplitScan, ComposesANonCommutativeOperatorInOrder) {
     register_affine();
     auto& devices = two_queues();
-    const clalgo::SplitScanKernel<Affine> scan(devices, "affine *inclusive, affine *exclusive, long first",
+    const clalgo::SplitScanKernel<Affine> scan(devices, "affine *inclusive, affine *exclusive, long start",
                                                "(affine){(ulong)(i % 5 + 1), (ulong)(i % 7)}",
                                                "(affine){a.mul * b.mul, b.mul * a.add + b.add}", "(affine){1, 0}",
-                                               "inclusive[i - first] = item; exclusive[i - first] = prev_item");
+                                               "inclusive[i - start] = item; exclusive[i - start] = prev_item");
     const std::int64_t first = (std::int64_t(1) << 33) + 5, n = 50001;  // indices past 2^32
-    clalgo::Array<Affine> inclusive(devices.context(), n), exclusive(devices.context(), n);
     for (const auto& weights : weightings) {
         devices.set_weights(weights);
-        scan(clalgo::range(first, first + n), inclusive, exclusive, first);
-        const auto in = inclusive.to_host(devices.queue(0)), ex = exclusive.to_host(devices.queue(0));
+        clalgo::SplitArray<Affine> inclusive(devices, std::size_t(n)), exclusive(devices, std::size_t(n));
+        scan(clalgo::range(first, first + n), inclusive, exclusive, clalgo::share_start);
+        const auto in = inclusive.to_host(devices), ex = exclusive.to_host(devices);
         Affine running{1, 0};
         std::int64_t wrong = 0;
         for (std::int64_t k = 0; k < n; ++k) {
@@ -100,6 +102,21 @@ TEST(SplitScan, ComposesANonCommutativeOperatorInOrder) {
         }
         EXPECT_EQ(wrong, 0) << weights[0] << ":" << weights[1];
     }
+}
+
+TEST(SplitScan, RefusesOnePlainOutputArrayOnSeveralDevices) {
+    auto& devices = two_queues();
+    const clalgo::SplitScanKernel<std::int64_t> scan(devices, "long *out", "i", "a + b", "0", "out[i] = item");
+    clalgo::Array<std::int64_t> out(devices.queue(0), 100);
+    devices.set_weights({1, 1});
+    const std::string message = clalgo_test::message_of<std::invalid_argument>([&] { scan(clalgo::range(0, 100), out); });
+    EXPECT_TRUE(clalgo_test::contains(message, "clalgo::SplitScanKernel: kernel 'scan', argument 1 'out'"));
+    EXPECT_TRUE(clalgo_test::contains(message, "SplitArray"));
+    devices.set_weights({0, 1});  // one device runs: the array is its own
+    scan(clalgo::range(0, 100), out);
+    const auto host = out.to_host(devices.queue(1));
+    for (std::int64_t i = 0; i < 100; ++i) EXPECT_EQ(host[std::size_t(i)], i * (i + 1) / 2);
+    devices.set_weights({1, 1});
 }
 
 TEST(SplitScan, RejectsWhatItCannotSplit) {

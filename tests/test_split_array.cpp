@@ -67,6 +67,47 @@ TEST(SplitArray, MapsReducesScansAndSelectsLikeTheHost) {
         }
 }
 
+TEST(SplitArray, PassesEachDeviceItsPartAndThePartsOffset) {
+    auto devices = two_queues();
+    const clalgo::ElementwiseKernel number(devices.context(), "long *y, long start", "y[i] = 10 * (start + i)");
+    for (const auto& weights : weightings) {
+        devices.set_weights(weights);
+        clalgo::SplitArray<std::int64_t> y(devices, 1001);
+        clalgo::map(devices, number, y, clalgo::share_start);
+        std::vector<std::int64_t> expected;
+        for (std::int64_t k = 0; k < 1001; ++k) expected.push_back(10 * k);
+        EXPECT_EQ(y.to_host(devices), expected) << weights[0] << ":" << weights[1];
+    }
+}
+
+TEST(SplitArray, MakesPartsOfTheSizesAsked) {
+    auto devices = two_queues();
+    auto parts = clalgo::SplitArray<float>::with_part_sizes(devices, {3, 0});
+    EXPECT_EQ(parts.part(0).size(), 3u);
+    EXPECT_EQ(parts.part(1).size(), 0u);
+    EXPECT_EQ(parts.size(), 3u);
+    EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+                                          clalgo::SplitArray<float>::with_part_sizes(devices, {1, 2, 3});
+                                      }),
+                                      "3 sizes for a DeviceSet of 2 devices"));
+}
+
+TEST(SplitArray, RefusesAPlainArrayThatEveryDeviceWouldWrite) {
+    auto devices = two_queues();
+    const clalgo::ElementwiseKernel copy(devices.context(), "const int *x, int *y", "y[i] = x[i]");
+    const clalgo::SplitArray<std::int32_t> x(devices, std::vector<std::int32_t>(100, 7));
+    clalgo::Array<std::int32_t> y(devices.queue(0), 100);
+    EXPECT_TRUE(clalgo_test::contains(
+        clalgo_test::message_of<std::invalid_argument>([&] { clalgo::map(devices, copy, x, y); }),
+        "clalgo::map: kernel 'elementwise', argument 2 'y' (int *) is one array that 2 devices would write"));
+    // read by every device, a plain array may be shared
+    const clalgo::ElementwiseKernel add(devices.context(), "const int *table, int *y", "y[i] = table[i % 4]");
+    const auto table = clalgo::to_device(devices.queue(0), std::vector<std::int32_t>{1, 2, 3, 4});
+    clalgo::SplitArray<std::int32_t> z(devices, 8);
+    clalgo::map(devices, add, table, z);
+    EXPECT_EQ(z.to_host(devices), (std::vector<std::int32_t>{1, 2, 3, 4, 1, 2, 3, 4}));
+}
+
 TEST(SplitArray, RejectsPartsThatDoNotMatchTheSet) {
     auto devices = two_queues();
     clalgo::DeviceSet three(std::vector<clalgo::Queue>{devices.queue(0), devices.queue(1), devices.queue(0)});

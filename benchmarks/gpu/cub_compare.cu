@@ -1,8 +1,8 @@
 // CUB and Thrust on the inputs of clalgo's GPU benchmarks, at 2^10 to 2^28 elements by factors of 4, timed the
 // way clalgo's benchmarks time clalgo: calls back to back, in batches of at least 2 ms, the best of five batches.
 // Prints one line per primitive and size: "<name> n=<n>: <ms> ms, <GB/s> GB/s, <G items/s> Gitems/s", which
-// benchmarks/gpu/sweep_ratios.py reads beside clalgo's benchmark output. Not built by CMake: on a machine with the
-// CUDA toolkit,
+// benchmarks/results.py reads beside clalgo's benchmark output. Not built by CMake: benchmarks/gpu/compare.py
+// builds and runs it beside clalgo's benchmarks, or by hand, on a machine with the CUDA toolkit,
 //   nvcc -O3 -arch=sm_90 -std=c++17 --extended-lambda benchmarks/gpu/cub_compare.cu -o cub_compare
 // (CUDA 13 keeps CUB's headers under targets/<arch>/include/cccl: add that directory with -I where nvcc does not
 // find <cub/cub.cuh> by itself).

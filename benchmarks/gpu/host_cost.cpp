@@ -5,7 +5,8 @@
 // device. The scans and copy_if are timed with the device's own algorithm and with the single pass forced (the
 // one NVIDIA runs, whose launch PoCL's serial default does not show). Last, a trivial kernel of 1 to 20 arguments
 // launched straight through OpenCL: how the driver's launch cost grows with the number of arguments.
-// `host_cost --segmented` runs only segmented_floor (below), twice.
+// First, every primitive's call against its own kernels launched raw with the call's arguments (calls_against_raw).
+// `host_cost --segmented` runs only segmented_floor (below), twice; `host_cost --against-raw` only the first part.
 // Build target host_cost; docs/performance.md quotes its output.
 #include <clalgo/clalgo.hpp>
 #include <algorithm>
@@ -47,6 +48,45 @@ static void time_alone(const char* name, int calls, const std::function<void()>&
     for (int k = 0; k < calls; ++k) f();
     std::printf("%-48s %.3f us/call (thread CPU)\n", name, (thread_seconds() - cpu0) / calls * 1e6);
     if (queue) queue->finish();
+}
+
+// Time per call of `f` back to back, `calls` of them and one wait at the end: the best of three batches.
+static double per_call(clalgo::Queue& q, const std::function<void()>& f, int calls) {
+    for (int k = 0; k < calls / 20 + 1; ++k) f();
+    q.finish();
+    double best = 0;
+    for (int batch = 0; batch < 3; ++batch) {
+        auto t0 = clock_::now();
+        for (int k = 0; k < calls; ++k) f();
+        q.finish();
+        const double seconds = std::chrono::duration<double>(clock_::now() - t0).count() / calls;
+        best = batch == 0 ? seconds : std::min(best, seconds);
+    }
+    return best * 1e6;
+}
+
+// A call back to back against the same kernels launched straight through OpenCL with the arguments the call set
+// (its launches recorded by detail::LaunchLog), and where `read` is given, each replay followed by a blocking
+// read of that many bytes (a blocking call's round trip): what the call costs besides its launches.
+static void against_raw(const char* name, clalgo::Queue& q, const std::function<void()>& f, int calls,
+                        const cl::Buffer* read = nullptr, std::size_t bytes = 0) {
+    std::vector<clalgo::detail::RecordedLaunch> launches;
+    {
+        clalgo::detail::LaunchLog log;
+        f();
+        launches = log.launches();
+    }
+    q.finish();
+    unsigned char result[16] = {};
+    auto replay = [&] {
+        for (const auto& launch : launches)
+            q.get().enqueueNDRangeKernel(launch.kernel, cl::NullRange, cl::NDRange(launch.global),
+                                         launch.local ? cl::NDRange(launch.local) : cl::NullRange);
+        if (read) q.get().enqueueReadBuffer(*read, CL_TRUE, 0, bytes, result);
+    };
+    const double call = per_call(q, f, calls), raw = per_call(q, replay, calls);
+    std::printf("%-36s call %7.2f us, its %zu launch%s raw%s %7.2f us: %+.2f us\n", name, call, launches.size(),
+                launches.size() == 1 ? "" : "es", read ? " + blocking read" : "", raw, call - raw);
 }
 
 // The by-key family's inputs: float values, int keys in runs of 8, segments of 256.
@@ -321,6 +361,45 @@ static void segmented_floor(const clalgo::Context& ctx, clalgo::Queue& q) {
     }
 }
 
+// Every primitive's call against its own launches, at 2^10 and 2^16: what a call costs besides its launches.
+static void calls_against_raw(const clalgo::Context& ctx, clalgo::Queue& q) {
+    const bool cpu = q.info().is_cpu;
+    for (std::size_t n : {std::size_t(1) << 10, std::size_t(1) << 16}) {
+        std::printf("n=%zu\n", n);
+        std::vector<int> h(n);
+        for (std::size_t i = 0; i < n; ++i) h[i] = int(i * 7 % 13);
+        auto x = clalgo::to_device(q, h);
+        clalgo::Array<int> out(q, n), one(q, 1);
+        clalgo::Array<std::int64_t> count(q, 1), bins(q, 256);
+        clalgo::ElementwiseKernel copy(ctx, "const int *x, int *y", "y[i] = x[i]");
+        clalgo::ElementwiseKernel axpby(ctx, "double a, const double *x, double b, double *y",
+                                        "y[i] = a * x[i] + b * y[i]");
+        clalgo::ReductionKernel<int> sum(ctx, "0", "a+b", "x[i]", "const int *x");
+        clalgo::InclusiveScanKernel<int> scan(ctx, "a+b", "0");
+        ByKeyInputs in(q, n);
+        const int calls = cpu ? 200 : 2000;
+        against_raw("elementwise copy", q, [&] { copy(q, x, out); }, calls);
+        if (q.info().has_fp64) {
+            clalgo::Array<double> dx(q, n), dy(q, n);
+            dx.fill(q, 1.0);
+            dy.fill(q, 0.0);
+            against_raw("elementwise axpby (double)", q, [&] { axpby(q, 0.5, dx, 0.5, dy); }, calls);
+        }
+        against_raw("reduce into", q, [&] { sum.into(q, one, x); }, calls);
+        volatile int sink = 0;
+        against_raw("reduce, blocking", q, [&] { sink = sink + sum(q, x); }, calls, &one.buffer(), sizeof(int));
+        against_raw("clalgo::sum into", q, [&] { clalgo::sum(q, x, count); }, calls);
+        against_raw("inclusive scan", q, [&] { scan(q, x, out); }, calls);
+        against_raw("copy_if into", q, [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0"); }, calls);
+        against_raw("reduce_by_key into", q,
+                    [&] { clalgo::reduce_by_key(q, in.keys, in.values, out, in.values_out, count, "a+b", "0"); }, calls);
+        against_raw("segmented_reduce", q, [&] { clalgo::segmented_reduce(q, in.values, in.offsets, in.sums, "a+b", "0"); },
+                    calls);
+        against_raw("histogram", q, [&] { clalgo::histogram(q, x, bins, {0, 256}); }, calls);
+        against_raw("sort uint32 into", q, [&] { clalgo::sort(q, in.keys, out); }, cpu ? 20 : 2000);
+    }
+}
+
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "--segmented") {  // that section alone
         auto ctx = clalgo::Context::default_context();
@@ -330,6 +409,9 @@ int main(int argc, char** argv) {
     }
     auto ctx = clalgo::Context::default_context();
     clalgo::Queue q(ctx);
+    std::printf("calls against their own kernels launched raw (us per call, back to back)\n");
+    calls_against_raw(ctx, q);
+    if (argc > 1 && std::string(argv[1]) == "--against-raw") return 0;  // that section alone
     const bool cpu = q.info().is_cpu;
     for (std::size_t n : {std::size_t(1024), std::size_t(1) << 20}) {
         std::printf("n=%zu\n", n);

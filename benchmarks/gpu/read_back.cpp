@@ -2,7 +2,7 @@
 // a non-blocking read waited for, and reads into pinned host memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer).
 // The "poll" lines flush the queue and spin on the last command's status (clGetEventInfo) in place of a blocking
 // call or a wait, which on NVIDIA's OpenCL may put the thread to sleep.
-// Build target read_back; docs/performance.md ("The blocking reduction") quotes its output.
+// Build target read_back; docs/architecture.md ("Design notes") says what it found.
 #include <clalgo/clalgo.hpp>
 #include <chrono>
 #include <cstdio>

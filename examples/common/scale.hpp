@@ -1,8 +1,9 @@
 // Where an example's index ranges run: on one device (the default), on several devices of this process
 // (--devices: a DeviceSet), or, in the examples' MPI builds (euler43_mpi, pi_mpi, run with mpirun -np N), on one
-// device per rank. The example's code is the same in the three modes: it calls reduce and copy_if here.
+// device per rank. The example's code is the same in the three modes: it calls reduce, copy_if and each here.
 //   example::Scale scale = example::open_scale(command_line, devices_option);
 //   std::int64_t s = scale.reduce(kernel, clalgo::range(0, n), arguments...);   // every process gets the result
+//   scale.each(clalgo::range(0, n), [&](std::size_t d, const clalgo::Queue& q, clalgo::IndexRange share) {...});
 #pragma once
 
 #include "common/device.hpp"
@@ -29,7 +30,6 @@ struct Scale {
     std::shared_ptr<clalgo::mpi::Ranks> ranks;
 #endif
 
-    bool several() const { return devices.size() > 1; }
     int rank() const {
 #ifdef CLALGO_EXAMPLE_MPI
         return ranks->rank();
@@ -68,6 +68,21 @@ struct Scale {
         const std::int64_t total = count.get(devices.queue(0));
         const auto kept = std::min<std::int64_t>(total, std::int64_t(values.size()));
         return {values.view(0, std::size_t(kept)).to_host(devices.queue(0)), total};
+#endif
+    }
+
+    /// Runs `work(d, queue, share)` for each device d of this process whose share of `indices` is not empty (with
+    /// MPI: d = 0, the rank's device and its share), then waits for them: DeviceSet::each. Arrays of each device's
+    /// own are a SplitArray's parts (SplitArray::with_part_sizes(devices, ...): one part in an MPI build).
+    template <class Work>
+    void each(const clalgo::IndexRange& indices, const Work& work) const {
+#ifdef CLALGO_EXAMPLE_MPI
+        const clalgo::IndexRange mine = ranks->share(indices);
+        if (mine.size() == 0) return;
+        work(std::size_t(0), ranks->queue(), mine);
+        ranks->queue().finish();
+#else
+        devices.each(indices, work);
 #endif
     }
 

@@ -8,6 +8,8 @@
 //      sums the array, chunk after chunk: the article's "map, then reduce";
 //   4. a hand-written kernel (RawProgram) sums its share of the candidates in each work-item and the work-items
 //      of a group in local memory; clalgo::sum adds the groups' sums: the article's kernel, written by hand.
+// Ways 3 and 4 keep arrays on the device; across several devices each device has arrays of its own (the parts of
+// a clalgo::SplitArray) and works through its share of the range alone, and only the sums travel.
 // Each must give the others' answer and the expected one: Project Euler's 16695334890 over all candidates, the
 // host's brute force over a part of them. --devices splits the range across several devices of this process (a
 // clalgo::DeviceSet); the MPI build, euler43_mpi, across the ranks of `mpirun -np N euler43_mpi` (clalgo::mpi).
@@ -206,10 +208,11 @@ int run(int argc, char** argv) {
     if (!whole_range && !range_text)
         std::printf("          (1%% of them, the default on a CPU device; --all checks them all)\n");
 
-    // way 3's chunk: as many candidates as fit in half the largest buffer, at most 2^27 (1 GiB of longs)
+    // way 3's chunk: as many candidates as fit in half the largest buffer, at most 2^27 (1 GiB of longs); each
+    // device (or rank) goes through its own share of the range chunk by chunk
     const std::int64_t fitting = static_cast<std::int64_t>(device.info().max_allocation_bytes / sizeof(std::int64_t) / 2);
     const std::int64_t chunk_size = std::min({count, chunk.value_or(std::int64_t(1) << 27), fitting});
-    const std::int64_t chunks = (count + chunk_size - 1) / chunk_size;
+    const std::int64_t chunks = (count + chunk_size - 1) / chunk_size;  // at most this many per device
 
     // --- the kernels: built (or loaded from the disk cache) once, before any timing ---
     example::BuildTimer builds;
@@ -243,13 +246,29 @@ int run(int argc, char** argv) {
     const clalgo::RawKernel raw_sums = raw_program.kernel("euler43_group_sums");
     const std::size_t raw_group_size = 64;
     const std::size_t raw_groups = std::size_t(device.info().compute_units) * (device.info().is_gpu ? 32 : 4);
-    clalgo::Array<std::int64_t> group_sums(queue, raw_groups);
-    clalgo::sum(queue, group_sums.view());  // builds the sum's kernel here, before the timing
+    clalgo::sum(queue, clalgo::Array<std::int64_t>(queue, 1).view());  // builds the sum's kernel here, before the timing
     std::printf("kernels:  %s\n", builds.report().c_str());
 
-    // way 3's arrays, made once: the marks of one chunk, and each chunk's sum
-    clalgo::Array<std::int64_t> marked(queue, static_cast<std::size_t>(chunk_size));
-    clalgo::Array<std::int64_t> chunk_sums(queue, static_cast<std::size_t>(chunks));
+    // ways 3 and 4's arrays, made once on each device (a SplitArray's part d lives on device d): the marks of one
+    // chunk, each chunk's sum, the hand-written kernel's group sums, and each device's total
+    const std::size_t devices_here = scale.devices.size();
+    auto per_device = [&](std::int64_t size) {
+        return clalgo::SplitArray<std::int64_t>::with_part_sizes(scale.devices,
+                                                                 std::vector<std::size_t>(devices_here, std::size_t(size)));
+    };
+    const auto marked = per_device(chunk_size);
+    const auto chunk_sums = per_device(chunks);
+    const auto group_sums = per_device(std::int64_t(raw_groups));
+    const auto device_sums = per_device(1);
+    // the sum of the totals of the devices that had a share (ran[d]), read back from every device at once (and
+    // added over the MPI ranks)
+    std::vector<char> ran(devices_here);
+    auto total_of_devices = [&] {
+        const auto totals = device_sums.to_host(scale.devices);
+        std::int64_t sum = 0;
+        for (std::size_t d = 0; d < devices_here; ++d) sum += ran[d] ? totals[d] : 0;
+        return scale.sum_over_processes(sum);
+    };
 
     // --- the four ways, each timed over `runs` runs; every run waits for its result ---
     std::printf("\n1. copy_if over the index range, then a host sum of the survivors\n");
@@ -277,39 +296,38 @@ int run(int argc, char** argv) {
                 "   (%lld chunk%s of up to %s candidates)\n",
                 (long long)chunks, chunks == 1 ? "" : "s", example::with_commas(chunk_size).c_str());
     const auto way3 = example::best_of(runs, [&] {
-        if (scale.several()) {
-            // several devices: each chunk marked and summed by all of them, its range split across them
-            std::int64_t sum = 0;
-            for (std::int64_t chunk_start = first; chunk_start < last; chunk_start += chunk_size) {
-                const std::int64_t chunk_end = std::min(chunk_start + chunk_size, last);
-                scale.devices.run(mark, clalgo::range(chunk_start, chunk_end), marked, chunk_start);
-                sum += scale.devices.reduce(sum_of_chunk, clalgo::range(0, chunk_end - chunk_start), marked);
+        std::fill(ran.begin(), ran.end(), 0);
+        // each device its share of the range, chunk by chunk, on its own arrays. Everything is enqueued at once:
+        // the in-order queue runs each chunk's marking after the previous chunk's sum, and the sums stay on the
+        // device until its total is read
+        scale.each(clalgo::range(first, last), [&](std::size_t d, const clalgo::Queue& on, clalgo::IndexRange share) {
+            const auto marks = marked.part(d), sums = chunk_sums.part(d);
+            const std::int64_t my_chunks = (share.size() + chunk_size - 1) / chunk_size;
+            for (std::int64_t c = 0; c < my_chunks; ++c) {
+                const std::int64_t chunk_start = share.start + c * chunk_size;
+                const std::int64_t chunk_end = std::min(chunk_start + chunk_size, share.stop);
+                mark(on, clalgo::range(chunk_start, chunk_end), marks, chunk_start);
+                sum_of_chunk.into(on, sums.view(static_cast<std::size_t>(c), 1),
+                                  marks.view(0, static_cast<std::size_t>(chunk_end - chunk_start)));
             }
-            return WayResult{sum, {}};
-        }
-        // one device (with MPI: this rank's share of the range, the ranks' sums added up). Everything is enqueued
-        // at once: the in-order queue runs each chunk's marking after the previous chunk's sum, and the sums stay
-        // on the device until the end
-        const clalgo::IndexRange mine = scale.local(clalgo::range(first, last));
-        const std::int64_t my_chunks = (mine.size() + chunk_size - 1) / chunk_size;
-        for (std::int64_t c = 0; c < my_chunks; ++c) {
-            const std::int64_t chunk_start = mine.start + c * chunk_size;
-            const std::int64_t chunk_end = std::min(chunk_start + chunk_size, mine.stop);
-            mark(queue, clalgo::range(chunk_start, chunk_end), marked, chunk_start);
-            sum_of_chunk.into(queue, chunk_sums.view(static_cast<std::size_t>(c), 1),
-                              marked.view(0, static_cast<std::size_t>(chunk_end - chunk_start)));
-        }
-        const auto sums = my_chunks > 0 ? chunk_sums.view(0, std::size_t(my_chunks)).to_host(queue) : std::vector<std::int64_t>{};
-        return WayResult{scale.sum_over_processes(std::accumulate(sums.begin(), sums.end(), std::int64_t(0))), {}};
+            clalgo::sum(on, sums.view(0, std::size_t(my_chunks)), device_sums.part(d));
+            ran[d] = 1;
+        });
+        return WayResult{total_of_devices(), {}};
     });
     std::printf("   sum %s\n   time %s\n", example::with_commas(way3.result.sum).c_str(), way3.report().c_str());
 
     std::printf("4. a hand-written kernel (RawProgram): a sum per work-group, then clalgo::sum\n"
                 "   (%zu groups of %zu work-items)\n", raw_groups, raw_group_size);
     const auto way4 = example::best_of(runs, [&] {
-        raw_sums(queue, raw_groups * raw_group_size, raw_group_size, first, last, group_sums,
-                 clalgo::local_memory<std::int64_t>(raw_group_size));
-        return WayResult{clalgo::sum(queue, group_sums.view()), {}};
+        std::fill(ran.begin(), ran.end(), 0);
+        scale.each(clalgo::range(first, last), [&](std::size_t d, const clalgo::Queue& on, clalgo::IndexRange share) {
+            raw_sums(on, raw_groups * raw_group_size, raw_group_size, share.start, share.stop, group_sums.part(d),
+                     clalgo::local_memory<std::int64_t>(raw_group_size));
+            clalgo::sum(on, group_sums.part(d), device_sums.part(d));
+            ran[d] = 1;
+        });
+        return WayResult{total_of_devices(), {}};
     });
     std::printf("   sum %s\n   time %s\n", example::with_commas(way4.result.sum).c_str(), way4.report().c_str());
 

@@ -82,15 +82,22 @@ TEST(Mpi, CountsOverARangePast2To32) {
 }
 
 TEST(Mpi, CombinesANonCommutativeOperatorInRankOrder) {
-    // one item a rank: the ranks' partials must be composed in rank order
+    // The ranks' partials must be composed in rank order. Within a rank a ReductionKernel may combine its items in
+    // any order (a GPU does), so each rank's partial is its own kernel's over its share, and the host composes
+    // those in rank order.
     const clalgo::ReductionKernel<Affine> compose(ranks().context(), "(affine){1, 0}",
                                                   "(affine){a.mul * b.mul, b.mul * a.add + b.add}",
                                                   "(affine){(ulong)(i % 5 + 1), (ulong)(i % 7)}", "");
     for (const auto& weights : weightings()) {
         ranks().set_weights(weights);
-        const std::int64_t n = ranks().size();
+        const std::int64_t n = 2 * ranks().size() + 1;
+        const clalgo::IndexRange mine = ranks().share(clalgo::range(10, 10 + n));
+        const Affine partial = compose(ranks().queue(), mine);
+        std::vector<Affine> partials(std::size_t(ranks().size()));
+        MPI_Allgather(&partial, int(sizeof(Affine)), MPI_BYTE, partials.data(), int(sizeof(Affine)), MPI_BYTE,
+                      ranks().communicator());
         Affine expected{1, 0};
-        for (std::int64_t i = 0; i < n; ++i) expected = then(expected, affine_at(i + 10));
+        for (const Affine& each : partials) expected = then(expected, each);  // an empty share's is the identity
         EXPECT_EQ(ranks().reduce(compose, clalgo::range(10, 10 + n)), expected);
     }
 }
@@ -114,10 +121,11 @@ TEST(Mpi, CopyIfPlacesEachRanksItemsAfterTheRanksBefore) {
 
 TEST(Mpi, ScansANonCommutativeOperatorAcrossRanks) {
     const std::int64_t first = (std::int64_t(1) << 33) + 5, n = 30001;
-    const clalgo::mpi::ScanKernel<Affine> scan(ranks(), "affine *inclusive, affine *exclusive, long first",
+    // start: the first index of the rank's share (clalgo::share_start), where its own arrays begin
+    const clalgo::mpi::ScanKernel<Affine> scan(ranks(), "affine *inclusive, affine *exclusive, long start",
                                                "(affine){(ulong)(i % 5 + 1), (ulong)(i % 7)}",
                                                "(affine){a.mul * b.mul, b.mul * a.add + b.add}", "(affine){1, 0}",
-                                               "inclusive[i - first] = item; exclusive[i - first] = prev_item");
+                                               "inclusive[i - start] = item; exclusive[i - start] = prev_item");
     std::vector<Affine> prefix{{1, 0}};  // prefix[k]: the composition of the first k maps
     for (std::int64_t k = 0; k < n; ++k) prefix.push_back(then(prefix.back(), affine_at(first + k)));
     for (const auto& weights : weightings()) {
@@ -125,7 +133,7 @@ TEST(Mpi, ScansANonCommutativeOperatorAcrossRanks) {
         const clalgo::IndexRange mine = ranks().share(clalgo::range(first, first + n));
         clalgo::Array<Affine> inclusive(ranks().context(), std::max<std::int64_t>(1, mine.size())),
             exclusive(ranks().context(), std::max<std::int64_t>(1, mine.size()));
-        scan(clalgo::range(first, first + n), inclusive, exclusive, mine.start);
+        scan(clalgo::range(first, first + n), inclusive, exclusive, clalgo::share_start);
         if (mine.size() == 0) continue;
         const auto in = inclusive.to_host(ranks().queue()), ex = exclusive.to_host(ranks().queue());
         std::int64_t wrong = 0;

@@ -6,6 +6,8 @@
 // The result is overwritten. Each work-group counts into local memory and adds its counts once per bin.
 #pragma once
 
+#include <clalgo/algorithm/kernel_cache.hpp>
+
 #include <clalgo/cl/histogram.cl.hpp>
 #include <clalgo/codegen/arguments.hpp>
 #include <clalgo/codegen/call_checks.hpp>
@@ -33,14 +35,19 @@ namespace clalgo {
 
 /// Even bins over [lower, upper): bin b holds [lower + b*w, lower + (b+1)*w), w = (upper - lower) / bins.
 struct HistogramRange {
+    /// The lower edge of the first bin.
     double lower = 0;
+    /// The upper edge of the last bin.
     double upper = 0;
 };
 
 /// What a HistogramKernel may add: a name, helper code for the bin expression, compiler options.
 struct HistogramOptions {
+    /// The kernels' name, in build errors and profilers.
     std::string name = "histogram";
+    /// OpenCL C placed before the kernels: helper functions.
     std::string preamble;
+    /// Passed to the OpenCL compiler.
     std::string build_options;
     /// Checked mode: bounds-check every access name[index] of bin_expr to an array argument (OutOfBoundsError;
     /// each call blocks). CLALGO_CHECKED=1 turns it on for every kernel.
@@ -55,6 +62,7 @@ class HistogramKernel {
                   "clalgo::HistogramKernel counts into 32- or 64-bit integers");
 
 public:
+    /// A histogram kernel for the declared `arguments` (as in ElementwiseKernel) and its `bin_expr`.
     HistogramKernel(const Context& context, const std::string& arguments, const std::string& bin_expr,
                     HistogramOptions options = {})
         : declarations_(parse_arguments(arguments)), options_(std::move(options)),
@@ -109,6 +117,7 @@ public:
         return enqueue(queue, bins, indices, bound, call.wait);
     }
 
+    /// Counts `indices` into `bins`, the arguments already bound and checked (the last step of a call).
     Event enqueue(const Queue& queue, const ArrayView<Count>& bins, const IndexRange& indices,
                   const std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait) const {
         if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");
@@ -185,12 +194,20 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
                   std::fabs(range.lower) > 1e17 || std::fabs(range.upper) > 1e17))
         throw std::invalid_argument("clalgo::histogram: integer values need a range of whole numbers");
     const std::string value = type_name<T>(), bound = type_name<Bound>();
-    auto& cache = queue.context().state().attachment<detail::HistogramCache>();
-    std::shared_ptr<void> slot;
-    {
+    // the key in a buffer kept per thread, and the kernel this thread found last: a call like the last one finds
+    // its kernel with no allocation and no lock
+    thread_local std::string key;
+    thread_local detail::LastFound<HistogramKernel<Count>> last;
+    key.assign(value);
+    key += '\0';
+    key += type_name<Count>();
+    key += '\0';
+    detail::append_environment(key, "CLALGO_HISTOGRAM_GROUP_SIZE");
+    const HistogramKernel<Count>* found = last.find(queue.context(), key);
+    if (found == nullptr) {
+        auto& cache = queue.context().state().attachment<detail::HistogramCache>();
         std::lock_guard<std::mutex> lock(cache.mutex);
-        auto& entry = cache.kernels[value + '\0' + type_name<Count>() + '\0' +
-                                    detail::environment("CLALGO_HISTOGRAM_GROUP_SIZE").value_or("")];
+        auto& entry = cache.kernels[key];
         if (!entry) {
             HistogramOptions options;
             options.name = "histogram_even";
@@ -205,9 +222,9 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
             detail::ContextCache::release(*made);  // the context keeps it: it must not keep the context
             entry = std::move(made);
         }
-        slot = entry;
+        found = &last.remember(queue.context(), key, *static_cast<const HistogramKernel<Count>*>(entry.get()));
     }
-    const auto& kernel = *static_cast<const HistogramKernel<Count>*>(slot.get());
+    const auto& kernel = *found;
     // exact integer bins: scale says whether (upper - lower) * bins fits in 32 bits and bins in 22 (the kernel's
     // cheap division)
     const Bound scale = exact ? static_cast<Bound>((range.upper - range.lower) * double(bins.size()) < 4294967296.0 &&

@@ -31,13 +31,17 @@ namespace clalgo {
 
 /// One list a ListOfListsBuilder fills: its name (APPEND_<name>) and the OpenCL C type of its items.
 struct ListSpec {
+    /// The list's name: the statement appends to it with APPEND_<name>(value).
     std::string name;
+    /// The OpenCL C type of its items.
     std::string type;
 };
 
+/// What a ListOfListsBuilder may add: a name, helper code, compiler options, checked mode.
 struct ListOfListsOptions {
     std::string name = "build_lists";  ///< the kernels' names start with it
     std::string preamble;              ///< OpenCL C helpers for the statement
+    /// Passed to the OpenCL compiler.
     std::string build_options;
     /// Checked mode: bounds-check every access name[index] of the statement to an array argument
     /// (OutOfBoundsError, after the pass that made it). CLALGO_CHECKED=1 turns it on for every builder.
@@ -47,18 +51,24 @@ struct ListOfListsOptions {
 /// One built list: items of index k at items[offsets[k] .. offsets[k+1]), `count` items in all.
 template <class T>
 struct BuiltList {
+    /// The items of every index, one after the other.
     ArrayView<T> items;
     ArrayView<std::int64_t> offsets;  ///< n + 1 elements; offsets[n] == count
+    /// How many items in all.
     std::int64_t count = 0;
 };
 
 /// The lists of one call, by name.
 class BuiltLists {
 public:
+    /// One list as the builder keeps it: its type name, its items' buffer, its offsets and its count.
     struct Stored {
+        /// The OpenCL C type of the items.
         std::string type;
         detail::PooledBuffer items;  ///< from the context's MemoryPool
+        /// n + 1 offsets into the items.
         Array<std::int64_t> offsets;
+        /// How many items in all.
         std::int64_t count = 0;
     };
 
@@ -75,12 +85,15 @@ public:
                             list.count};
     }
 
+    /// The lists by name, for the builder that fills them.
     std::map<std::string, Stored>& stored() { return lists_; }
 
 private:
     std::map<std::string, Stored> lists_;
 };
 
+/// PyOpenCL's ListOfListsBuilder: a statement run for every index appends items to named lists; two passes
+/// (count, then write) give index i its items at offsets[i] .. offsets[i+1] of each list.
 class ListOfListsBuilder {
 public:
     /// `generate`: a statement over i, n and `arguments` (declarations as in ElementwiseKernel) that calls

@@ -23,8 +23,11 @@ namespace clalgo {
 /// One result per run of equal keys: the first count.get(q) elements of keys and values.
 template <class K, class V>
 struct ByKeyResult {
+    /// One key of each run, in order (the first count.get(q) elements).
     Array<K> keys;
+    /// The reduction of each run, in the same order.
     Array<V> values;
+    /// How many runs.
     DeviceCount count;
 };
 
@@ -47,8 +50,7 @@ const ByKeyKernel<Count, V>& cached_by_key(const Context& context, const ByKeySp
     key += '\0';
     spec.append_key(key);
     key += '\0';
-    for (const char* variable : {"CLALGO_REDUCE_BY_KEY", "CLALGO_REDUCE_BY_KEY_ITEMS", "CLALGO_SCAN_WIDE_STATUS"})
-        append_environment(key, variable);
+    append_environment(key, {"CLALGO_REDUCE_BY_KEY", "CLALGO_REDUCE_BY_KEY_ITEMS", "CLALGO_SCAN_WIDE_STATUS"});
     return cached_kernel<ByKeyKernel<Count, V>>(context, key,
                                                 [&] { return std::make_shared<ByKeyKernel<Count, V>>(context, spec); });
 }

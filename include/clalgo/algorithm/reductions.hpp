@@ -28,7 +28,7 @@ namespace clalgo {
 
 /// What sum and dot return for elements of T: T for float and double, std::int64_t for signed and std::uint64_t
 /// for unsigned integers of any width (as numpy's sum), so that sums of 8- to 32-bit integers do not wrap.
-/// std::complex<float> and <double> sum as themselves.
+/// std::complex<float> and std::complex<double> sum as themselves.
 template <class T>
 using sum_type_t = std::conditional_t<std::is_floating_point_v<T> || detail::IsStdComplex<T>::value, T,
                                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;

@@ -5,6 +5,7 @@
 // The kernels are built once per context and expression; calling again builds nothing.
 #pragma once
 
+#include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/cl/segmented.cl.hpp>
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/codegen/renderer.hpp>
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace clalgo {
 
@@ -35,11 +37,12 @@ namespace detail {
 
 /// The OpenCL C name of T for `algorithm`'s argument `what`, or std::invalid_argument naming both.
 template <class T>
-std::string type_for(const std::string& algorithm, const std::string& what) {
+std::string type_for(std::string_view algorithm, std::string_view what) {
     try {
         return type_name<T>();
     } catch (const std::invalid_argument& error) {
-        throw std::invalid_argument("clalgo::" + algorithm + ": the type of '" + what + "' cannot be used: " + error.what());
+        throw std::invalid_argument("clalgo::" + std::string(algorithm) + ": the type of '" + std::string(what) +
+                                    "' cannot be used: " + error.what());
     }
 }
 
@@ -58,11 +61,18 @@ struct SegmentedShape {
 
     /// Appends a key that differs wherever the source differs to `text`.
     void append_key(std::string& text) const {
-        for (const std::string* part :
-             {&value_type, &reduce_expr, &neutral, &options.preamble, &options.build_options, &name}) {
+        append_segmented_key(text, value_type, reduce_expr, neutral, options, name.c_str());
+    }
+
+    /// The same key from a shape's parts, for a call that has not made a shape.
+    static void append_segmented_key(std::string& text, const std::string& value_type, const std::string& reduce_expr,
+                                     const std::string& neutral, const SegmentOptions& options, const char* name) {
+        for (const std::string* part : {&value_type, &reduce_expr, &neutral, &options.preamble, &options.build_options}) {
             text += *part;
             text += '\0';
         }
+        text += name;
+        text += '\0';
     }
 };
 
@@ -143,24 +153,35 @@ struct SegmentedCache {
     std::map<std::string, std::shared_ptr<SegmentedReduceKernel>> kernels;
 };
 
-inline const SegmentedReduceKernel& cached_segmented(const Context& context, const SegmentedShape& shape) {
-    auto& cache = context.state().attachment<SegmentedCache>();
+/// The segmented kernel of the shape with these parts, made (from the shape `make` returns) on first use.
+template <class Make>
+const SegmentedReduceKernel& cached_segmented(const Context& context, const std::string& value_type,
+                                              const std::string& reduce_expr, const std::string& neutral,
+                                              const SegmentOptions& options, const char* name, const Make& make) {
     // the forced group size and items shape the source too; the key is built in a buffer kept per thread, so
     // that a call allocates nothing to find its kernel
     thread_local std::string key;
+    thread_local LastFound<SegmentedReduceKernel> last;
     key.clear();
-    shape.append_key(key);
-    append_environment(key, "CLALGO_SEGMENT_GROUP_SIZE");
-    append_environment(key, "CLALGO_SEGMENT_ITEMS");
+    SegmentedShape::append_segmented_key(key, value_type, reduce_expr, neutral, options, name);
+    append_environment(key, {"CLALGO_SEGMENT_GROUP_SIZE", "CLALGO_SEGMENT_ITEMS"});
+    if (const SegmentedReduceKernel* found = last.find(context, key)) return *found;
+    auto& cache = context.state().attachment<SegmentedCache>();
     std::lock_guard<std::mutex> lock(cache.mutex);
     // an entry a failed build left empty is built again (and fails again, with its message)
-    if (auto found = cache.kernels.find(key); found != cache.kernels.end() && found->second) return *found->second;
+    if (auto found = cache.kernels.find(key); found != cache.kernels.end() && found->second)
+        return last.remember(context, key, *found->second);
     auto& slot = cache.kernels[key];
     if (!slot) {
-        slot = std::make_shared<SegmentedReduceKernel>(context, shape);
+        slot = std::make_shared<SegmentedReduceKernel>(context, make());
         ContextCache::release(*slot);  // the context keeps it: it must not keep the context
     }
-    return *slot;
+    return last.remember(context, key, *slot);
+}
+
+inline const SegmentedReduceKernel& cached_segmented(const Context& context, const SegmentedShape& shape) {
+    return cached_segmented(context, shape.value_type, shape.reduce_expr, shape.neutral, shape.options,
+                            shape.name.c_str(), [&] { return shape; });
 }
 
 }  // namespace detail
@@ -178,9 +199,11 @@ Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const Arr
         throw std::invalid_argument("clalgo::segmented_reduce: 'out' has " + std::to_string(out.size()) +
                                     " elements but 'offsets' describes " + std::to_string(offsets.size() - 1) +
                                     " segments (out needs offsets.size() - 1)");
-    detail::SegmentedShape shape{detail::type_for<V>("segmented_reduce", "values"), reduce_expr, neutral, options,
-                                 "segmented_reduce"};
-    const auto& kernel = detail::cached_segmented(queue.context(), shape);
+    const std::string value_type = detail::type_for<V>("segmented_reduce", "values");
+    const auto& kernel = detail::cached_segmented(queue.context(), value_type, reduce_expr, neutral, options,
+                                                  "segmented_reduce", [&] {
+        return detail::SegmentedShape{value_type, reduce_expr, neutral, options, "segmented_reduce"};
+    });
     const std::int64_t segments = static_cast<std::int64_t>(out.size());
     if (segments == 0) return detail::marker(queue, {});
     return kernel.enqueue(queue, static_cast<std::int64_t>(values.size()) / segments + 1, segments, offsets,

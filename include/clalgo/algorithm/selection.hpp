@@ -34,19 +34,24 @@ namespace clalgo {
 class Argument {
 public:
     template <class V>
+    /// An argument named `name` holding `value` (a scalar or an array).
     Argument(std::string name, const V& value) : name_(std::move(name)), bound_(detail::bind(value)) {
         detail::check_name("clalgo::Argument", "argument name", name_);
+        if constexpr (detail::IsArray<V>::value) buffer_ = value.buffer();  // the bound argument only borrows it
     }
     /// Its declaration, as in a kernel's argument list ("int threshold", "const float *weights").
     std::string declaration() const {
         return bound_.is_array ? "const " + bound_.type + " *" + name_ : bound_.type + " " + name_;
     }
+    /// The name the predicate uses.
     const std::string& name() const noexcept { return name_; }
+    /// The value, bound as a kernel argument.
     const detail::BoundArgument& bound() const noexcept { return bound_; }
 
 private:
     std::string name_;
     detail::BoundArgument bound_;
+    cl::Buffer buffer_;  ///< an array's buffer, held as long as the options are
 };
 
 /// What copy_if, remove_if, partition and unique may add to a predicate: extra arguments, helper code, compiler
@@ -54,17 +59,20 @@ private:
 struct SelectionOptions {
     std::vector<Argument> extra_args;  ///< names the predicate may use beside ary, i and n
     std::string preamble;              ///< OpenCL C helpers for the predicate
+    /// Passed to the OpenCL compiler.
     std::string build_options;
     /// Over an index range: what to write for each kept index (an expression of i; default: i itself).
     std::string value_expr = "i";
     /// Room for at most this many kept items (default: as many as the input); the count is exact either way.
     std::optional<std::int64_t> capacity;
+    /// The scan algorithm (automatic: the device's policy chooses).
     ScanAlgorithm algorithm = ScanAlgorithm::automatic;
 };
 
 /// How many items an algorithm kept: on the device (a one-element array, for the next kernel without a round
 /// trip) and, on request, on the host.
 struct DeviceCount {
+    /// The count, in a one-element device array.
     Array<std::int64_t> device;
     Event event;  ///< completes when the count is written
 
@@ -75,7 +83,9 @@ struct DeviceCount {
 /// The items an algorithm kept, in their original order: the first count.get(q) elements of `values`.
 template <class T>
 struct Selection {
+    /// The kept items, in their original order (the first count.get(q) elements).
     Array<T> values;
+    /// How many items were kept.
     DeviceCount count;
 };
 
@@ -84,6 +94,7 @@ template <class T>
 struct Partition {
     Array<T> kept;      ///< the first count.get(q) elements
     Array<T> rejected;  ///< the first (size - count) elements
+    /// How many items were kept.
     DeviceCount count;
 };
 
@@ -144,9 +155,11 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
     // 32-bit counts where they suffice: the scan's status words then pack value and flag into one word
     auto run = [&](auto count_type) {
         using Count = decltype(count_type);
+        thread_local std::string key;  // kept: a call allocates nothing for its key
+        key.clear();
+        spec.append_key(key, std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong");
         const auto& kernel = cached_kernel<CompactionKernel<Count>>(
-            queue.context(), spec.key(std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong"),
-            [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
+            queue.context(), key, [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
         return kernel.enqueue(queue, indices, std::move(bound), {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});

@@ -27,28 +27,21 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace clalgo {
 
 namespace detail {
 
+/// The context's radix sort of Key (and Value); `positions`: the one argsort uses, whose first pass makes the
+/// positions (kept apart: that branch would slow the pair sorts).
 template <class Key, class Value = void>
-const RadixSortKernel<Key, Value>& cached_radix_sort(const Context& context) {
-    std::string key = "radix " + type_name<Key>();
+const RadixSortKernel<Key, Value>& cached_radix_sort(const Context& context, bool positions = false) {
+    std::string key = positions ? "radix positions " + type_name<Key>() : "radix " + type_name<Key>();
     if constexpr (!std::is_void_v<Value>) key += " " + type_name<Value>();
-    return cached_kernel<RadixSortKernel<Key, Value>>(
-        context, key, [&] { return std::make_shared<RadixSortKernel<Key, Value>>(context); });
-}
-
-/// `index[i] = i`, for argsort.
-template <class Index>
-const ElementwiseKernel& cached_iota(const Context& context) {
-    const std::string index = type_name<Index>();
-    ElementwiseOptions options;
-    options.name = "clalgo_iota";
-    return cached_kernel<ElementwiseKernel>(context, "iota " + index, [&] {
-        return std::make_shared<ElementwiseKernel>(context, index + " *index", "index[i] = (" + index + ")i", options);
+    return cached_kernel<RadixSortKernel<Key, Value>>(context, key, [&] {
+        return std::make_shared<RadixSortKernel<Key, Value>>(context, SortAlgorithm::automatic, positions);
     });
 }
 
@@ -83,26 +76,25 @@ Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const Array
 }
 
 /// The positions that sort `keys` (left as they are): keys[order[0]], keys[order[1]], ... is sorted, equal keys
-/// in their order. Index is std::int64_t by default; a narrower integer type must hold keys.size() - 1.
+/// in their order. Index is std::int64_t by default; a narrower integer type must hold keys.size() - 1. A pair sort
+/// whose first pass makes the positions: as fast as sort_by_key with values of Index.
 template <class Index = std::int64_t, class Key>
 Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
                      const WaitFor& wait = {}) {
     static_assert(std::is_integral_v<Index>, "clalgo::argsort: the index type is an integer type");
-    if (keys.size() > 0 && static_cast<std::uint64_t>(keys.size() - 1) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
-        throw std::invalid_argument("clalgo: argsort: " + std::to_string(keys.size()) + " keys do not fit the index type '" +
-                                    type_name<Index>() + "'");
+    detail::require_positions_fit<Index>(keys.size());
+    const auto& sorter = detail::cached_radix_sort<Key, Index>(queue.context(), true);
     Array<Index> order(queue, keys.size(), detail::pooled_in_queue_order);
     if (keys.empty()) return order;
-    Array<Key> copy(queue, keys.size(), detail::pooled_in_queue_order);  // given back once the sort is done
-    keys.copy_to(queue, copy, detail::wait_list(queue, wait));
-    detail::cached_iota<Index>(queue.context())(queue, order);  // the queue is in order: after the copy
-    sort_by_key(queue, copy.view(), order.view(), options);
+    Array<Key> sorted(queue, keys.size(), detail::pooled_in_queue_order);  // the passes' keys; given back once done
+    sorter.argsort(queue, keys, sorted.view(), order.view(), options, wait);
     return order;
 }
 
 /// What a RadixSort may add: helper code for the key expression, its name.
 struct RadixSortOptions {
     std::string preamble;            ///< OpenCL C placed before the kernels: helper functions such as cell_of
+    /// The kernels' name, in build errors and profilers.
     std::string name = "radix_sort";
     /// Checked mode: bounds-check every access name[index] of key_expr to an array argument (OutOfBoundsError
     /// naming the kernel `<name>_keys`; each call blocks). CLALGO_CHECKED=1 turns it on for every RadixSort.
@@ -117,9 +109,10 @@ struct RadixSortOptions {
 template <class Key>
 class RadixSort {
 public:
+    /// A sort of the declared `arguments` by `key_expr`, writing each array of `sort_arg_names` to its `<name>_out`.
     RadixSort(const Context& context, const std::string& arguments, const std::string& key_expr,
               const std::vector<std::string>& sort_arg_names, const RadixSortOptions& options = {})
-        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context)) {
+        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context, true)) {
         const auto declared = parse_arguments(arguments);
         const std::string kernel = "RadixSort '" + options.name + "'";
         detail::reject_reserved_names(declared, {"i", "n", "sort_key", "sort_order"}, kernel);
@@ -135,19 +128,22 @@ public:
                 throw std::invalid_argument("clalgo: " + kernel + ": '" + name + "' needs an array '" + name + "_out' of type '" +
                                             source->type + " *' to receive it in key order");
             gather += name + "_out[i] = " + name + "[sort_order[i]];\n";
+            sorted_.push_back({std::size_t(source - declared.begin()), std::size_t(target - declared.begin())});
         }
         ElementwiseOptions keys_options;
         keys_options.name = options.name + "_keys";
         keys_options.preamble = options.preamble;
         keys_options.checked = options.checked;
-        keys_ = std::make_unique<ElementwiseKernel>(
-            context, arguments + ", " + type_name<Key>() + " *sort_key, long *sort_order",
-            "sort_key[i] = (" + type_name<Key>() + ")(" + key_expr + ");\nsort_order[i] = i;", keys_options);
+        keys_ = std::make_unique<ElementwiseKernel>(context, arguments + ", " + type_name<Key>() + " *sort_key",
+                                                    "sort_key[i] = (" + type_name<Key>() + ")(" + key_expr + ");",
+                                                    keys_options);
         ElementwiseOptions gather_options;
         gather_options.name = options.name + "_gather";
         gather_options.preamble = options.preamble;
         gather_options.checked = options.checked;
         gather_ = std::make_unique<ElementwiseKernel>(context, arguments + ", const long *sort_order", gather, gather_options);
+        declared_ = declared;
+        kernel_ = kernel;
     }
 
     /// Computes the keys over the first array's indices, sorts them (by the bits SortOptions names) and writes
@@ -157,6 +153,7 @@ public:
         detail::CallOptions call;
         const auto bound = detail::bind_call(queue, call, arguments...);
         const std::int64_t n = detail::call_indices("RadixSort", std::nullopt, bound).size();
+        check_sorted_arrays(bound, n);
         auto& scratch = scratch_.get(queue);
         std::lock_guard<std::mutex> lock(*scratch.mutex);
         if (scratch.keys.size() < static_cast<std::size_t>(n)) {
@@ -165,23 +162,42 @@ public:
         }
         const auto keys = scratch.keys.view(0, static_cast<std::size_t>(n));
         const auto order = scratch.order.view(0, static_cast<std::size_t>(n));
-        (*keys_)(queue, arguments..., keys, order);
-        sorter_(queue, keys, order, options);
+        (*keys_)(queue, arguments..., keys);
+        sorter_.argsort(queue, keys, keys, order, options);  // the first pass makes the order
         return (*gather_)(queue, arguments..., order);
     }
 
     template <class... Args>
+    /// Sorts ascending by the whole key; returns the event of the last launch.
     Event operator()(const Queue& queue, const Args&... arguments) const {
         return (*this)(queue, SortOptions{}, arguments...);
     }
 
 private:
+    /// Each array sorted and its `_out`: as many elements as the keys (the gather reads the first at computed
+    /// places, which the kernels' own checks cannot see).
+    void check_sorted_arrays(const std::vector<detail::BoundArgument>& bound, std::int64_t n) const {
+        std::string first;
+        for (std::size_t k = 0; k < bound.size() && k < declared_.size() && first.empty(); ++k)
+            if (bound[k].is_array) first = declared_[k].name;
+        for (const auto& [source, target] : sorted_)
+            for (std::size_t k : {source, target})
+                if (k < bound.size() && bound[k].is_array && bound[k].size != static_cast<std::size_t>(n))
+                    throw std::invalid_argument("clalgo: " + kernel_ + ", argument " + std::to_string(k + 1) + " '" +
+                                                declared_[k].name + "': " + std::to_string(bound[k].size) +
+                                                " elements, but the sort runs over " + std::to_string(n) +
+                                                " keys (the size of the first array, '" + first + "')");
+    }
+
     struct Scratch {
         Array<Key> keys;
         Array<std::int64_t> order;
         std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
     };
     const RadixSortKernel<Key, std::int64_t>& sorter_;
+    std::vector<ArgumentDeclaration> declared_;
+    std::string kernel_;                                ///< "RadixSort '<name>'", for messages
+    std::vector<std::pair<std::size_t, std::size_t>> sorted_;  ///< each sorted array and its `_out`, by position
     std::unique_ptr<ElementwiseKernel> keys_, gather_;
     mutable detail::PerQueue<Scratch> scratch_;
 };

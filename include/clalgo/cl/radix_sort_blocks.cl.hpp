@@ -51,7 +51,7 @@ void clalgo_radix_scatter_blocks(${scatter_signature})
         const ulong place = places[clalgo_digit(key, flip, clalgo_shift, clalgo_mask)]++;
         clalgo_keys_out[place] = key;
 #if CLALGO_HAS_VALUES
-        clalgo_values_out[place] = clalgo_values_in[k];
+        clalgo_values_out[place] = CLALGO_VALUE_IN(k);  /* argsort's first pass: the key's position */
 #endif
     }
 }

@@ -1,5 +1,6 @@
-// OpenCL C shared by the radix sort's algorithms: keys as ordered unsigned bits, their digits, and an exclusive
-// scan of 256 per-digit values by a work-group (in local memory, or on NVIDIA by warp shuffles).
+// OpenCL C shared by the radix sort's algorithms: keys as ordered unsigned bits, their digits, the values a pass
+// reads (or makes, for argsort), and an exclusive scan of 256 per-digit values by a work-group (in local memory, or
+// on NVIDIA by warp shuffles).
 //   ordered bits: unsigned keys as they are; signed ones with the sign bit flipped; floating-point ones with the
 //   sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the sign
 //   bit clear after +inf, those with it set before -inf); then XOR `flip` (all ones: descending order).
@@ -17,6 +18,14 @@ typedef ${bits_type} clalgo_bits_t;
 #define CLALGO_HAS_VALUES ${has_values}
 #if CLALGO_HAS_VALUES
 typedef ${value_type} clalgo_sort_value_t;
+#endif
+/* values of an integer type: a pass told so by clalgo_index_values (argsort's first) makes each value from its
+   key's position in the input rather than reading it */
+#define CLALGO_INDEX_VALUES ${index_values}
+#if CLALGO_INDEX_VALUES
+#define CLALGO_VALUE_IN(k) (clalgo_index_values ? (clalgo_sort_value_t)(k) : clalgo_values_in[k])
+#else
+#define CLALGO_VALUE_IN(k) clalgo_values_in[k]
 #endif
 #define CLALGO_RADIX 256
 

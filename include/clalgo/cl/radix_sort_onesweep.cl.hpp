@@ -3,7 +3,7 @@
 // ticket, so it only ever waits on groups that have started), ranks its keys by the digit in local memory,
 // publishes its count of each digit (with CLALGO_EARLY_COUNTS once the digits are counted, before the group scans
 // the counts into the keys' places; CUB's "early counts" publish sooner still, from a histogram made before the
-// ranking, which measured slower here: docs/performance.md), looks back across the tiles before it for their
+// ranking, which measured slower here: docs/architecture.md), looks back across the tiles before it for their
 // counts (decoupled look-back, 256 digits at once), and writes its keys, in digit order, to their places. About
 // 2n memory traffic per digit.
 // A look-back word is (call epoch << 42) | (kind << 40) | count: epochs make words of earlier passes read as
@@ -22,6 +22,7 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_GROUP_SIZE ${group_size}
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
+#define CLALGO_RANK_ATOMICS ${rank_atomics}
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
@@ -184,7 +185,8 @@ typedef struct {
     long n;
     ulong flip;
     long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
-    uint shift, mask, pass, tiles, epoch, unused;
+    uint shift, mask, pass, tiles, epoch;
+    uint index_values;  /* 1: each value is its key's position in the input (argsort's first pass) */
 } clalgo_onesweep_pass_t;
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
@@ -196,6 +198,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
     const uint clalgo_tiles = clalgo_args.tiles, clalgo_epoch = clalgo_args.epoch;
     const long clalgo_keys_in_offset = clalgo_args.keys_in_offset, clalgo_keys_out_offset = clalgo_args.keys_out_offset;
 #if CLALGO_HAS_VALUES
+    const uint clalgo_index_values = clalgo_args.index_values;
     const long clalgo_values_in_offset = clalgo_args.values_in_offset;
     const long clalgo_values_out_offset = clalgo_args.values_out_offset;
 #endif
@@ -273,7 +276,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         if (CLALGO_ITEM(j) < valid)
-            values[j] = clalgo_values_in[tile_first + CLALGO_ITEM(j)];
+            values[j] = CLALGO_VALUE_IN(tile_first + CLALGO_ITEM(j));
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
 #if CLALGO_HAS_VALUES
@@ -307,7 +310,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #if CLALGO_EARLY_VALUES
             tile_values[ranked[j]] = values[j];
 #else
-            tile_values[ranked[j]] = clalgo_values_in[tile_first + CLALGO_ITEM(j)];
+            tile_values[ranked[j]] = CLALGO_VALUE_IN(tile_first + CLALGO_ITEM(j));
 #endif
 #else
     __local ushort *tile_items = (__local ushort *)exchange;
@@ -320,7 +323,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #if CLALGO_VALUE_EXCHANGE
         clalgo_values_out[(long)places[tile_digits[p]] + p] = tile_values[p];
 #else
-        clalgo_values_out[(long)places[tile_digits[p]] + p] = clalgo_values_in[tile_first + tile_items[p]];
+        clalgo_values_out[(long)places[tile_digits[p]] + p] = CLALGO_VALUE_IN(tile_first + tile_items[p]);
 #endif
     }
 #endif

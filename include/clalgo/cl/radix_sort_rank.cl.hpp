@@ -1,8 +1,9 @@
 // OpenCL C that ranks a tile of keys by one digit, stably: each item's place in the tile sorted by the digit,
 // with equal digits in item order. Two ways, chosen by the policy:
 //   match (NVIDIA): each warp owns 32 x CLALGO_ITEMS consecutive items; item by item, ballots find the lanes
-//     that share a digit, the lowest of them bumps the warp's counter for it; then the warps' counters are
-//     scanned digit by digit (Onesweep's warp-level multisplit);
+//     that share a digit, the lowest of them bumps the warp's counter for it (between two warp barriers, or with
+//     CLALGO_RANK_ATOMICS by an atomic add whose result a shuffle hands to the others); then the warps' counters
+//     are scanned digit by digit (Onesweep's warp-level multisplit);
 //   portable: each work-item owns CLALGO_ITEMS consecutive items; two stable counting sorts of the tile in local
 //     memory, by the digit's low and then its high four bits, each with one group-wide scan of 16 counters per
 //     work-item.
@@ -47,6 +48,16 @@ inline void clalgo_warp_sync(void)
     asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
 }
 
+#if CLALGO_RANK_ATOMICS
+/* lane `source`'s value, for every lane of the warp */
+inline uint clalgo_shuffle_from(const uint value, const uint source)
+{
+    uint taken;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(taken) : "r"(value), "r"(source));
+    return taken;
+}
+#endif
+
 inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
                               __local ulong *tile_starts)
 {
@@ -60,11 +71,19 @@ inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
         const uint digit = ranked[j];
         const uint peers = clalgo_match_any(digit);
+#if CLALGO_RANK_ATOMICS
+        /* the lowest lane of the digit counts its lanes in and tells them the count before */
+        uint before = 0;
+        if ((peers & below) == 0)
+            before = atomic_add(&mine[digit], popcount(peers));
+        before = clalgo_shuffle_from(before, 31 - clz(peers & (0u - peers)));
+#else
         const uint before = mine[digit];
         clalgo_warp_sync();
         if ((peers & below) == 0)
             mine[digit] = before + popcount(peers);
         clalgo_warp_sync();
+#endif
         ranked[j] = ((before + popcount(peers & below)) << 8) | digit;
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -10,7 +10,8 @@ namespace clalgo::detail::cl_source {
 
 inline constexpr const char* radix_sort_tile = R"CLC(
 /* n <= one tile: one work-group sorts by every digit in local memory, then writes the keys (keys_out may be
-   keys_in) and the values, gathered from values_in (values_out may not be values_in) */
+   keys_in) and the values, gathered from values_in (values_out may not be values_in) or, for argsort, made from
+   the keys' positions */
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_tile_sort(${tile_sort_signature})
 {
@@ -88,7 +89,7 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
         if (CLALGO_ITEM(j) < valid) {
             clalgo_keys_out[CLALGO_ITEM(j)] = keys[j];
 #if CLALGO_HAS_VALUES
-            clalgo_values_out[CLALGO_ITEM(j)] = clalgo_values_in[items[j]];
+            clalgo_values_out[CLALGO_ITEM(j)] = CLALGO_VALUE_IN(items[j]);
 #endif
         }
 }

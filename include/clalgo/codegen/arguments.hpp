@@ -29,11 +29,15 @@ namespace clalgo {
 
 /// One parsed argument declaration.
 struct ArgumentDeclaration {
+    /// The argument's name.
     std::string name;
     std::string type;         ///< the OpenCL C element type, canonical ("uint", not "unsigned int")
     bool is_array = false;    ///< declared with '*'
+    /// Declared `const`.
     bool is_const = false;
+    /// Declared `volatile`.
     bool is_volatile = false;
+    /// Declared `restrict`.
     bool is_restrict = false;
     std::string declared;     ///< the piece as the user wrote it
 
@@ -200,6 +204,14 @@ private:
     std::size_t size_ = 0;
 };
 
+/// An array argument's buffer, lent for the call: no retain and release a call (the caller's array holds the
+/// buffer until the call returns). What keeps a bound argument beyond a call holds its buffer itself
+/// (clalgo::Argument does).
+struct BufferHandle {
+    cl_mem memory = nullptr;
+    cl_mem operator()() const noexcept { return memory; }
+};
+
 /// A C++ call argument, reduced to what a kernel argument needs.
 struct BoundArgument {
     /// What the caller passed, for messages.
@@ -207,7 +219,7 @@ struct BoundArgument {
     Kind kind = Kind::scalar;
     bool is_array = false;
     std::string type;                 ///< OpenCL C element type
-    cl::Buffer buffer;                ///< arrays
+    BufferHandle buffer;              ///< arrays
     std::size_t offset = 0;           ///< arrays, in elements
     std::size_t size = 0;             ///< arrays, in elements
     ArgumentBytes bytes;              ///< scalars
@@ -257,7 +269,7 @@ BoundArgument bind(const A& argument) {
         bound.kind = std::is_same_v<U, Array<T>> ? BoundArgument::Kind::array : BoundArgument::Kind::array_view;
         bound.is_array = true;
         bound.type = cpp_label<T>();
-        bound.buffer = argument.buffer();
+        bound.buffer = BufferHandle{argument.buffer()()};
         bound.offset = argument.offset();
         bound.size = argument.size();
     } else {

@@ -12,7 +12,6 @@
 
 #include <clalgo/codegen/hash.hpp>
 #include <clalgo/core/environment.hpp>
-#include <clalgo/policy/tuning_variables.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -140,7 +139,7 @@ public:
 
     /// The bound on the entries' total size: CLALGO_CACHE_MAX_MB (1 to 10^7 MiB), 1024 MiB by default.
     static std::uint64_t limit_bytes() {
-        return tuning_number("CLALGO_CACHE_MAX_MB", 1, 10000000).value_or(1024) << 20;
+        return environment_number("CLALGO_CACHE_MAX_MB", 1, 10000000).value_or(1024) << 20;
     }
 
     /// Removes temporary files older than an hour and, while the entries together exceed `limit`, the least

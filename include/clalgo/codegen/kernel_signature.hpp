@@ -19,11 +19,16 @@ namespace clalgo {
 
 /// One parameter of a hand-written kernel, as its source declares it.
 struct KernelParameter {
+    /// The address space of a parameter: a value, or a `__global`, `__constant` or `__local` pointer.
     enum class Space { private_value, global, constant, local };
+    /// The parameter's name.
     std::string name;
     std::string type;        ///< the element type, canonical ("uint"); "" where clalgo cannot read it
+    /// Its address space.
     Space space = Space::private_value;
+    /// Declared with `*`.
     bool is_pointer = false;
+    /// Points to `const`.
     bool is_const = false;
     /// The elements an array parameter declares (`__global float x[256]`), checked against the array a call
     /// passes (for a `__local` one, against the local memory it asks for); 0 where none is declared (`x[]`,
@@ -36,7 +41,9 @@ struct KernelParameter {
 
 /// A __kernel function read from the source.
 struct KernelSignature {
+    /// The kernel's name.
     std::string name;
+    /// The parameters, in order.
     std::vector<KernelParameter> parameters;
 };
 

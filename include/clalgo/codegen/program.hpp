@@ -6,6 +6,7 @@
 
 #include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/codegen/complex.hpp>
+#include <clalgo/codegen/launch_log.hpp>
 #include <clalgo/codegen/names.hpp>
 #include <clalgo/codegen/program_cache.hpp>
 #include <clalgo/codegen/renderer.hpp>
@@ -17,6 +18,7 @@
 #include <clalgo/core/types.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -25,6 +27,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clalgo::detail {
@@ -111,6 +114,24 @@ struct ContextCache {
     }
 };
 
+/// The largest work-group size a built kernel can be launched with on its device.
+inline std::size_t kernel_work_group_size(const cl::Kernel& kernel, const cl::Device& device) {
+    return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+}
+
+/// One kernel of a program and what its launches keep: the argument values last set, so that a call sets only
+/// those that changed, and its largest work-group size, asked of the driver once.
+struct KernelSlot {
+    cl::Kernel kernel;
+    ArgumentMemo memo;  ///< use under the program's launch_mutex
+    std::size_t work_group_size = 0;  ///< 0 until asked
+
+    std::size_t largest_group(const cl::Device& device) {
+        if (work_group_size == 0) work_group_size = kernel_work_group_size(kernel, device);
+        return work_group_size;
+    }
+};
+
 /// A kernel object's program on every device of its context, each built once, with its kernels.
 class KernelProgram {
 public:
@@ -120,9 +141,7 @@ public:
         GeneratedSource source;
         cl::Program program;
         std::string build_log;  ///< what the compiler said (kept with the disk cache's entry)
-        std::map<std::string, cl::Kernel> kernels;
-        /// Per kernel: the argument values last set, so that a call sets only those that changed.
-        std::map<std::string, ArgumentMemo> memos;
+        std::map<std::string, KernelSlot, std::less<>> kernels;
         /// Held while a call sets arguments and enqueues, so that threads sharing the object do not mix them.
         std::unique_ptr<std::mutex> launch_mutex = std::make_unique<std::mutex>();
         /// Set (release) once the program is built; a build that waits for the first call (BuildTime::first_call)
@@ -131,24 +150,27 @@ public:
         std::atomic<bool> ready{false};
         std::mutex build_mutex;
 
-        cl::Kernel& kernel(const std::string& name) {
+        /// The kernel `name` and what its launches keep, made at the first use.
+        KernelSlot& slot(std::string_view name) {
             auto found = kernels.find(name);
             if (found == kernels.end()) {
-                cl::Kernel made;
+                KernelSlot made;
                 try {
-                    made = cl::Kernel(program, name.c_str());
+                    made.kernel = cl::Kernel(program, std::string(name).c_str());
                 } catch (const cl::Error& error) {
-                    throw std::invalid_argument("clalgo: the kernel '" + name + "' could not be made from its program (" +
-                                                error.what() + ", error " + std::to_string(error.err()) +
+                    throw std::invalid_argument("clalgo: the kernel '" + std::string(name) +
+                                                "' could not be made from its program (" + error.what() + ", error " +
+                                                std::to_string(error.err()) +
                                                 "): a kernel named like an OpenCL C built-in function (max, dot, "
                                                 "sin, ...) cannot be called; give it another name");
                 }
-                found = kernels.emplace(name, std::move(made)).first;
+                found = kernels.emplace(std::string(name), std::move(made)).first;
             }
             return found->second;
         }
+        cl::Kernel& kernel(std::string_view name) { return slot(name).kernel; }
         /// The memo of a kernel made by kernel(name); lives as long as the kernel. Use under launch_mutex.
-        ArgumentMemo& memo(const std::string& name) { return memos[name]; }
+        ArgumentMemo& memo(std::string_view name) { return slot(name).memo; }
     };
 
     using Generator = std::function<GeneratedSource(const DeviceInfo&)>;
@@ -270,6 +292,7 @@ inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::si
     } catch (const cl::Error& error) {
         rethrow(error, std::string("launching ") + what);
     }
+    LaunchLog::record(kernel, global, local);
 }
 
 /// Enqueues a 1-D launch, a call's last command, and returns the call's Event (made only where asked for).
@@ -278,11 +301,6 @@ inline Event launch(const Queue& queue, const cl::Kernel& kernel, std::size_t gl
     cl::Event done;
     enqueue_launch(queue, kernel, global, local, wait, what, event_slot(queue, done));
     return call_event(queue, std::move(done));
-}
-
-/// The largest work-group size a built kernel can be launched with on its device.
-inline std::size_t kernel_work_group_size(const cl::Kernel& kernel, const cl::Device& device) {
-    return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
 }
 
 }  // namespace clalgo::detail

@@ -6,11 +6,14 @@
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/buffer_watch.hpp>
 #include <clalgo/core/config.hpp>
 
 #include <algorithm>
 #include <stdexcept>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <type_traits>
 #include <string>
 #include <string_view>
@@ -39,7 +42,10 @@ public:
         return out;
     }
 
-    std::size_t index(std::string_view name) const {
+    /// The place of parameter `name`; `guess` is tried first (calls set the parameters in their order, so the one
+    /// after the last set is one comparison away).
+    std::size_t index(std::string_view name, std::size_t guess = 0) const {
+        if (guess < parameters_.size() && parameters_[guess].name == name) return guess;
         for (std::size_t k = 0; k < parameters_.size(); ++k)
             if (parameters_[k].name == name) return k;
         throw std::logic_error("clalgo: no kernel parameter '" + std::string(name) + "'");
@@ -52,10 +58,26 @@ private:
 };
 
 /// The values last given to each argument of one kernel object. A kernel keeps its arguments between launches,
-/// and most repeat from call to call (sizes, offsets, scalars), so a call that finds a value unchanged need not
-/// set it again: clSetKernelArg costs time per argument on some drivers. Buffers are set at every launch.
+/// and most repeat from call to call (sizes, offsets, scalars, arrays), so a call that finds a value unchanged need
+/// not set it again: clSetKernelArg costs time per argument on some drivers, and a launch after arguments were set
+/// may cost more. A buffer counts as unchanged while it is the same live buffer (codegen/buffer_watch.hpp).
 struct ArgumentMemo {
-    std::vector<std::vector<unsigned char>> values;
+    struct Value {
+        std::vector<unsigned char> bytes;  ///< a scalar's
+        cl_mem buffer = nullptr;           ///< a buffer's handle, with its record
+        std::shared_ptr<const WatchedBuffer> watched;
+        void clear() {
+            bytes.clear();
+            buffer = nullptr;
+            watched.reset();
+        }
+    };
+    std::vector<Value> values;
+
+    Value& at(std::size_t index) {
+        if (values.size() <= index) values.resize(index + 1);
+        return values[index];
+    }
 };
 
 /// Sets a kernel's arguments by name; `user` then sets the user's declared ones after the library's. Checks on
@@ -70,7 +92,7 @@ public:
 
     template <class V>
     KernelArguments& set(std::string_view name, const V& value) {
-        const std::size_t k = signature_.index(name);
+        const std::size_t k = next_index(name);
         if constexpr (std::is_same_v<V, cl::Buffer>) {
             buffer(static_cast<cl_uint>(k), value());
         } else {
@@ -83,7 +105,7 @@ public:
 
     /// Sets a library parameter of a type the host knows only as bytes (a struct the kernel generates).
     KernelArguments& set_bytes(std::string_view name, const std::vector<unsigned char>& bytes) {
-        const std::size_t k = signature_.index(name);
+        const std::size_t k = next_index(name);
         raw(static_cast<cl_uint>(k), bytes.size(), bytes.data());
         mark_set(k);
         return *this;
@@ -140,33 +162,61 @@ public:
     }
 
 private:
+    std::size_t next_index(std::string_view name) {
+        const std::size_t k = signature_.index(name, next_);
+        next_ = k + 1;
+        return k;
+    }
+
     void mark_set(std::size_t k) {
         if (k < 64) set_ |= std::uint64_t(1) << k;
         else set_beyond_[k - 64] = true;
     }
 
-    /// Sets buffer argument `index`, always: a released buffer's handle can come back as a new buffer's, and a
-    /// driver may have resolved the old one when its argument was set (Oclgrind does), so an equal handle does
-    /// not mean the same buffer.
+    /// Sets buffer argument `index`, unless the memo holds the same live buffer there: a released buffer's handle
+    /// can come back as a new buffer's, and a driver may have resolved the old one when its argument was set
+    /// (Oclgrind does), so an equal handle alone does not mean the same buffer.
     void buffer(cl_uint index, cl_mem memory) {
-        if (memo_ && memo_->values.size() > index) memo_->values[index].clear();
+        if (!memo_) {
+            kernel_.setArg(index, sizeof(cl_mem), memory ? &memory : nullptr);
+            return;
+        }
+        auto& last = memo_->at(index);
+        if (memory != nullptr && last.buffer == memory && last.watched && last.watched->alive()) return;
+        last.clear();
         kernel_.setArg(index, sizeof(cl_mem), memory ? &memory : nullptr);
+        if (memory == nullptr) return;
+        last.watched = watch_buffer(memory);
+        last.buffer = memory;
+    }
+
+    /// Whether `size` bytes at `a` and `b` are equal: the common 4- and 8-byte scalars without a call to memcmp.
+    static bool same_bytes(const unsigned char* a, const unsigned char* b, std::size_t size) {
+        if (size == 8) {
+            std::uint64_t x, y;
+            std::memcpy(&x, a, 8);
+            std::memcpy(&y, b, 8);
+            return x == y;
+        }
+        if (size == 4) {
+            std::uint32_t x, y;
+            std::memcpy(&x, a, 4);
+            std::memcpy(&y, b, 4);
+            return x == y;
+        }
+        return std::memcmp(a, b, size) == 0;
     }
 
     /// Sets argument `index` to `size` bytes at `value`, unless the memo has them.
     void raw(cl_uint index, std::size_t size, const void* value) {
         if (memo_) {
             const unsigned char* bytes = static_cast<const unsigned char*>(value);
-            if (memo_->values.size() <= index) memo_->values.resize(index + 1);
-            auto& last = memo_->values[index];
-            if (last.size() == size && std::equal(last.begin(), last.end(), bytes)) return;
-            try {
-                kernel_.setArg(index, size, value);
-            } catch (...) {
-                last.clear();
-                throw;
-            }
-            last.assign(bytes, bytes + size);
+            auto& last = memo_->at(index);
+            if (last.buffer == nullptr && last.bytes.size() == size && size > 0 && same_bytes(last.bytes.data(), bytes, size))
+                return;
+            last.clear();
+            kernel_.setArg(index, size, value);
+            last.bytes.assign(bytes, bytes + size);
             return;
         }
         kernel_.setArg(index, size, value);
@@ -175,6 +225,7 @@ private:
     cl::Kernel& kernel_;
     const Signature& signature_;
     std::uint64_t set_ = 0;          ///< bit k: library parameter k was set (k < 64)
+    std::size_t next_ = 0;           ///< the parameter after the last one set: the likely next
     std::vector<bool> set_beyond_;  ///< parameters 64 on (a list builder of many lists), where there are any
     ArgumentMemo* memo_ = nullptr;
 };

@@ -50,16 +50,21 @@ class ArrayView {
     static_assert(std::is_trivially_copyable_v<T>, "clalgo arrays hold trivially copyable types");
 
 public:
+    /// The element type.
     using value_type = T;
 
     ArrayView() = default;
+    /// `size` elements of `buffer`, starting at element `offset`.
     ArrayView(cl::Buffer buffer, std::size_t offset, std::size_t size)
         : buffer_(std::move(buffer)), offset_(offset), size_(size) {}
 
+    /// How many elements.
     std::size_t size() const noexcept { return size_; }
+    /// Whether it holds no element.
     bool empty() const noexcept { return size_ == 0; }
     /// Offset of the first element from the start of the buffer, in elements.
     std::size_t offset() const noexcept { return offset_; }
+    /// The size in bytes.
     std::size_t bytes() const noexcept { return size_ * sizeof(T); }
     /// The underlying buffer (null for an empty array).
     const cl::Buffer& buffer() const noexcept { return buffer_; }
@@ -72,6 +77,7 @@ public:
                                     ") lies outside an array of " + std::to_string(size_) + " elements");
         return ArrayView<T>(buffer_, offset_ + offset, length);
     }
+    /// The whole range, as a view.
     ArrayView<T> view() const { return *this; }
 
     /// Copies the elements to host memory at `destination` (size() elements); blocks until done.
@@ -110,6 +116,7 @@ public:
         }
     }
 
+    /// Copies `source` (exactly size() elements) into the array; blocks until done.
     void write(const Queue& queue, const std::vector<T>& source, const std::vector<cl::Event>& wait = {}) const {
         if (source.size() != size_)
             throw std::invalid_argument("clalgo: writing " + std::to_string(source.size()) +
@@ -163,8 +170,11 @@ public:
     Array<T> clone(const Queue& queue) const;
 
 protected:
+    /// The buffer that holds the elements.
     cl::Buffer buffer_;
+    /// The first element's offset in the buffer, in elements.
     std::size_t offset_ = 0;
+    /// How many elements.
     std::size_t size_ = 0;
 };
 
@@ -177,7 +187,10 @@ public:
     /// `size` uninitialised elements. Throws DeviceMemoryError where a device of the context cannot hold them, also
     /// after the context's memory pool released its cached buffers.
     Array(const Context& context, std::size_t size) : ArrayView<T>(allocate(context, size), 0, size) {}
-    Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {}
+    /// Likewise; in a context of several devices the memory is placed on `queue`'s device.
+    Array(const Queue& queue, std::size_t size) : Array(queue.context(), size) {
+        detail::place_on_device(queue, this->buffer_);
+    }
 
     /// `size` uninitialised elements in a buffer of the context's MemoryPool (a plain one where the pool is off),
     /// given back when the array is destroyed; the pool reuses it once the work enqueued on `queue` before then
@@ -190,7 +203,9 @@ public:
 
     Array(const Array&) = delete;
     Array& operator=(const Array&) = delete;
+    /// Takes the other array's buffer; the other is left empty.
     Array(Array&& other) noexcept : ArrayView<T>(std::move(other)), lease_(std::move(other.lease_)) { other.release(); }
+    /// Takes the other array's buffer; the other is left empty.
     Array& operator=(Array&& other) noexcept {
         if (this != &other) {
             ArrayView<T>::operator=(std::move(other));

@@ -11,7 +11,9 @@
 #include <clalgo/core/error.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -31,6 +33,14 @@ struct ContextState {
     /// Made by context_for_sources: no OpenCL context behind it; kernels made on it generate their sources and
     /// build nothing (for the fuzzers and tests of the generators, on machines with no device).
     bool sources_only = false;
+    /// Never the same for two states of one process, even where one is made at a dead one's address: what a
+    /// thread remembers of a context (the kernel it found last) is checked against it.
+    const std::uint64_t serial = next_serial();
+
+    static std::uint64_t next_serial() {
+        static std::atomic<std::uint64_t> count{0};
+        return ++count;
+    }
 
     /// Per-context state of higher layers (the program cache, ...), created on first use.
     template <class T>
@@ -199,8 +209,11 @@ public:
     /// own OpenCL code. Wrapping the same cl::Context twice shares clalgo's cache.
     explicit Context(const cl::Context& context) : state_(detail::state_for(context)) {}
 
+    /// The wrapped OpenCL context.
     const cl::Context& get() const noexcept { return state_->context; }
+    /// The context's devices.
     const std::vector<cl::Device>& devices() const noexcept { return state_->devices; }
+    /// Device `index` of the context.
     const cl::Device& device(std::size_t index = 0) const { return state_->devices.at(index); }
 
     /// The facts clalgo read of a device of this context.
@@ -209,11 +222,15 @@ public:
             if (state_->devices[d]() == device()) return state_->infos[d];
         throw std::invalid_argument("clalgo: the device is not part of this context");
     }
+    /// The facts clalgo read of device `index`.
     const DeviceInfo& info(std::size_t index = 0) const { return state_->infos.at(index); }
 
+    /// What clalgo keeps per context: its caches (internal).
     detail::ContextState& state() const noexcept { return *state_; }
 
+    /// Whether both wrap the same OpenCL context.
     friend bool operator==(const Context& a, const Context& b) { return a.state_ == b.state_; }
+    /// Whether they wrap different OpenCL contexts.
     friend bool operator!=(const Context& a, const Context& b) { return !(a == b); }
 
 private:

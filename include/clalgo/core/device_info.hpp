@@ -13,28 +13,42 @@ namespace clalgo {
 
 /// The facts clalgo reads of a device when a Context is made: names, versions, capabilities and limits.
 struct DeviceInfo {
+    /// CL_DEVICE_NAME.
     std::string name;
+    /// CL_DEVICE_VENDOR.
     std::string vendor;
     std::string version;           ///< CL_DEVICE_VERSION
     std::string driver_version;    ///< CL_DRIVER_VERSION
     std::string opencl_c_version;  ///< CL_DEVICE_OPENCL_C_VERSION
+    /// CL_PLATFORM_NAME.
     std::string platform_name;
+    /// CL_PLATFORM_VERSION.
     std::string platform_version;
+    /// CL_DEVICE_EXTENSIONS, space-separated.
     std::string extensions;
+    /// A GPU (CL_DEVICE_TYPE_GPU).
     bool is_gpu = false;
+    /// A CPU (CL_DEVICE_TYPE_CPU).
     bool is_cpu = false;
     bool is_nvidia = false;        ///< NVIDIA's own OpenCL: inline PTX may be used
+    /// Double precision is available (cl_khr_fp64).
     bool has_fp64 = false;
+    /// 64-bit atomics are available (cl_khr_int64_base_atomics).
     bool has_int64_atomics = false;
+    /// CL_DEVICE_MAX_COMPUTE_UNITS.
     unsigned compute_units = 1;
+    /// CL_DEVICE_MAX_WORK_GROUP_SIZE.
     std::size_t max_work_group_size = 1;
+    /// CL_DEVICE_LOCAL_MEM_SIZE.
     std::uint64_t local_memory_bytes = 0;
+    /// CL_DEVICE_GLOBAL_MEM_SIZE.
     std::uint64_t global_memory_bytes = 0;
     std::uint64_t max_allocation_bytes = 0;  ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
 
     /// Facts set by hand, for tests of the policies on device classes the machine does not have.
     DeviceInfo() = default;
 
+    /// Reads the facts of `device` and of its platform.
     explicit DeviceInfo(const cl::Device& device) {
         cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
         name = trim(device.getInfo<CL_DEVICE_NAME>());
@@ -58,6 +72,7 @@ struct DeviceInfo {
         max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     }
 
+    /// Whether the device lists `extension`.
     bool has_extension(const std::string& extension) const {
         std::size_t at = 0;
         while ((at = extensions.find(extension, at)) != std::string::npos) {

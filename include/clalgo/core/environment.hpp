@@ -6,9 +6,15 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
+
+#if defined(__linux__)
+#include <unistd.h>  // environ
+#endif
 
 namespace clalgo::detail {
 
@@ -24,6 +30,40 @@ inline std::optional<std::string> environment(const char* name) {
 inline void append_environment(std::string& key, const char* name) {
     if (const char* value = std::getenv(name)) key += value;
     key += '\0';
+}
+
+/// As append_environment for each of `names` (clalgo's CLALGO_* variables), in order, reading the environment
+/// once for all of them: a lookup walks the whole environment, which takes a tenth of a microsecond where it is
+/// large, and a call reads its variables each time (a program may change them between calls).
+inline void append_environment(std::string& key, std::initializer_list<const char*> names) {
+    const char* values[8] = {};
+    if (names.size() > 8) {
+        for (const char* name : names) append_environment(key, name);
+        return;
+    }
+#if !defined(__linux__)
+    std::size_t k = 0;
+    for (const char* name : names) values[k++] = std::getenv(name);
+#else
+    for (char** entry = ::environ; entry != nullptr && *entry != nullptr; ++entry) {
+        const char* text = *entry;
+        if (text[0] != 'C' || text[1] != 'L' || std::strncmp(text, "CLALGO_", 7) != 0) continue;
+        std::size_t k = 0;
+        for (const char* name : names) {
+            const std::size_t length = std::strlen(name);
+            // the first definition wins, as getenv's
+            if (values[k] == nullptr && std::strncmp(text, name, length) == 0 && text[length] == '=') values[k] = text + length + 1;
+            ++k;
+        }
+    }
+#endif
+    std::size_t k = 0;
+    for (const char* name : names) {
+        (void)name;
+        if (values[k] != nullptr) key += values[k];
+        key += '\0';
+        ++k;
+    }
 }
 
 /// The variable as a switch: 1/on/true/yes or 0/off/false/no (any case); nothing where unset or empty;

@@ -54,6 +54,7 @@ struct SourceRegion {
 /// compiler's log and the generated source with line numbers, the user's lines marked.
 class BuildError : public Error {
 public:
+    /// The failed build of `kernel_name` on `device_name`: the compiler's log, the source, the user's regions.
     BuildError(std::string kernel_name, std::string device_name, std::string log, std::string source,
                std::vector<SourceRegion> regions, std::vector<std::pair<std::string, std::string>> snippets)
         : Error(compose(kernel_name, device_name, log, source, regions, snippets)),
@@ -62,6 +63,7 @@ public:
           source_(std::move(source)),
           regions_(std::move(regions)) {}
 
+    /// The name of the kernel that failed.
     const std::string& kernel_name() const noexcept { return kernel_name_; }
     /// The compiler's build log.
     const std::string& log() const noexcept { return log_; }
@@ -70,6 +72,7 @@ public:
     /// The source with line numbers; lines from the user's strings are marked with their label.
     std::string numbered_source() const { return number_lines(source_, regions_); }
 
+    /// `source` with line numbers, the lines of `regions` marked with their labels.
     static std::string number_lines(const std::string& source, const std::vector<SourceRegion>& regions) {
         std::ostringstream out;
         std::istringstream in(source);

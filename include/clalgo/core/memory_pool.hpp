@@ -8,7 +8,8 @@
 // The reuse rule: a buffer is handed out again only once nothing but the pool holds it (no view, no copy of its
 // handle) and the work enqueued before its return on the queue it was drawn for has completed (a marker proves
 // it), or, for clalgo's own results and temporaries (drawn in queue order), to a later draw for that same queue,
-// whose commands the in-order queue runs after that work.
+// whose commands the in-order queue runs after that work. In a context of several devices a buffer is reused only
+// for work on the device it was drawn for, so that no device is handed memory that lives on another.
 #pragma once
 
 #include <clalgo/core/config.hpp>
@@ -22,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -37,7 +39,9 @@ namespace clalgo {
 struct MemoryPoolStatistics {
     std::size_t bytes_in_use = 0;    ///< drawn and not yet given back, counted by size class
     std::size_t bytes_cached = 0;    ///< given back and kept for reuse (never more than the limit)
+    /// Buffers drawn and not given back.
     std::size_t buffers_in_use = 0;
+    /// Buffers given back and kept for reuse.
     std::size_t buffers_cached = 0;
     std::uint64_t hits = 0;          ///< allocations served by a cached buffer
     std::uint64_t misses = 0;        ///< allocations that made a new buffer
@@ -54,9 +58,9 @@ class PooledBuffer {
 public:
     PooledBuffer() = default;
     PooledBuffer(std::weak_ptr<MemoryPool> pool, cl::Buffer buffer, std::size_t bytes, cl::CommandQueue queue,
-                 bool in_queue_order)
+                 cl_device_id device, bool in_queue_order)
         : pool_(std::move(pool)), buffer_(std::move(buffer)), bytes_(bytes), queue_(std::move(queue)),
-          in_queue_order_(in_queue_order) {}
+          device_(device), in_queue_order_(in_queue_order) {}
     PooledBuffer(const PooledBuffer&) = delete;
     PooledBuffer& operator=(const PooledBuffer&) = delete;
     PooledBuffer(PooledBuffer&& other) noexcept { take(other); }
@@ -84,6 +88,7 @@ private:
         buffer_ = std::move(other.buffer_);
         queue_ = std::move(other.queue_);
         bytes_ = other.bytes_;
+        device_ = other.device_;
         in_queue_order_ = other.in_queue_order_;
         other.pool_.reset();
         other.buffer_ = cl::Buffer();
@@ -95,8 +100,20 @@ private:
     cl::Buffer buffer_;
     std::size_t bytes_ = 0;
     cl::CommandQueue queue_;
-    bool in_queue_order_ = false;  ///< goes back without a marker: reused at once by draws for its queue
+    cl_device_id device_ = nullptr;  ///< the device it was drawn for: reused only for work there
+    bool in_queue_order_ = false;    ///< goes back without a marker: reused at once by draws for its queue
 };
+
+/// In a context of several devices, places a new buffer's memory on `queue`'s device (its contents undefined):
+/// OpenCL leaves a buffer's place open until a device uses it, and a runtime may put it on another device first
+/// and move it at the first use. Does nothing in a context of one device.
+inline void place_on_device(const Queue& queue, const cl::Buffer& buffer) {
+    if (queue.context().devices().size() < 2 || buffer() == nullptr) return;
+    const cl_mem memory = buffer();
+    const cl_int status = clEnqueueMigrateMemObjects(queue.get()(), 1, &memory,
+                                                     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, nullptr, nullptr);
+    if (status != CL_SUCCESS) rethrow(cl::Error(status, "clEnqueueMigrateMemObjects"), "placing a new array on its device");
+}
 
 }  // namespace detail
 
@@ -108,6 +125,7 @@ private:
 /// never exceed the limit: the oldest cached buffers are released first. Thread-safe.
 class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
 public:
+    /// The smallest size class, in bytes: smaller requests get a buffer of this size.
     static constexpr std::size_t smallest_class = 256;
 
     /// The pool of `context`, configured on first use from CLALGO_POOL (on unless 0/off/false/no) and
@@ -153,7 +171,7 @@ public:
             std::lock_guard<std::mutex> lock(mutex_);
             on = enabled_;
             marked_before = next_age_;
-            auto found = on ? cached_.find(wanted) : cached_.end();
+            auto found = on ? cached_.find(Key{queue.device()(), wanted}) : cached_.end();
             if (found != cached_.end()) {
                 auto& entries = found->second;
                 for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
@@ -174,20 +192,23 @@ public:
                     statistics_.bytes_in_use += wanted;
                     statistics_.buffers_in_use += 1;
                     statistics_.hits += 1;
-                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(), in_queue_order);
+                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(),
+                                                queue.device()(), in_queue_order);
                 }
             }
         }
         mark(to_mark, marked_before);  // for a later draw: this one does not wait
-        if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue(), false);
+        if (!on) return detail::PooledBuffer({}, create(queue, bytes), bytes, cl::CommandQueue(), nullptr, false);
         cl::Buffer buffer = create(queue, wanted);  // where the device refuses, the cached buffers go first
         std::lock_guard<std::mutex> lock(mutex_);
         statistics_.bytes_in_use += wanted;
         statistics_.buffers_in_use += 1;
         statistics_.misses += 1;
-        return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(), in_queue_order);
+        return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(), queue.device()(),
+                                    in_queue_order);
     }
 
+    /// Whether the pool keeps buffers (CLALGO_POOL, set_enabled).
     bool enabled() const {
         std::lock_guard<std::mutex> lock(mutex_);
         return enabled_;
@@ -216,13 +237,14 @@ public:
 
     /// Releases every cached buffer (buffers in use are not affected).
     void free_all() {
-        std::map<std::size_t, std::deque<Entry>> dropped;
+        std::map<Key, std::deque<Entry>> dropped;
         std::lock_guard<std::mutex> lock(mutex_);
         dropped.swap(cached_);
         statistics_.bytes_cached = 0;
         statistics_.buffers_cached = 0;
     }
 
+    /// What the pool holds and has done so far.
     MemoryPoolStatistics statistics() const {
         std::lock_guard<std::mutex> lock(mutex_);
         return statistics_;
@@ -255,11 +277,14 @@ private:
     /// A new buffer; where the device refuses, the cached buffers are released and it is tried once more
     /// (detail::allocate_device_memory).
     cl::Buffer create(const Queue& queue, std::size_t bytes) {
-        return detail::allocate_device_memory(queue.context(), bytes, "a buffer of the memory pool", [this](bool release) {
-            const MemoryPoolStatistics held = statistics();
-            if (release) free_all();
-            return detail::PoolHoldings{held.bytes_cached, held.bytes_in_use};
-        });
+        cl::Buffer buffer =
+            detail::allocate_device_memory(queue.context(), bytes, "a buffer of the memory pool", [this](bool release) {
+                const MemoryPoolStatistics held = statistics();
+                if (release) free_all();
+                return detail::PoolHoldings{held.bytes_cached, held.bytes_in_use};
+            });
+        detail::place_on_device(queue, buffer);
+        return buffer;
     }
 
     /// Free for reuse: no handle but the pool's is left (a view of the array it backed would be one), and either
@@ -306,7 +331,8 @@ private:
 
     /// Called by PooledBuffer: `buffer` (of size class `bytes`) is back; `released` completes after its last use,
     /// or, where it is null, `queue` is the in-order queue of its last use.
-    void give_back(cl::Buffer buffer, std::size_t bytes, cl::Event released, cl::CommandQueue queue) noexcept {
+    void give_back(cl::Buffer buffer, std::size_t bytes, cl_device_id device, cl::Event released,
+                   cl::CommandQueue queue) noexcept {
         std::vector<cl::Buffer> dropped;  // released after the lock
         std::lock_guard<std::mutex> lock(mutex_);
         statistics_.bytes_in_use -= std::min(statistics_.bytes_in_use, bytes);
@@ -314,7 +340,7 @@ private:
         if (!enabled_ || bytes > limit_) return;
         try {
             trim(bytes, dropped);
-            cached_[bytes].push_back(Entry{std::move(buffer), std::move(released), std::move(queue), next_age_++});
+            cached_[Key{device, bytes}].push_back(Entry{std::move(buffer), std::move(released), std::move(queue), next_age_++});
             statistics_.bytes_cached += bytes;
             statistics_.buffers_cached += 1;
         } catch (...) {
@@ -340,7 +366,7 @@ private:
             if (oldest == cached_.end()) break;
             dropped.push_back(std::move(oldest->second.front().buffer));
             oldest->second.pop_front();
-            statistics_.bytes_cached -= oldest->first;
+            statistics_.bytes_cached -= oldest->first.bytes;
             statistics_.buffers_cached -= 1;
             if (oldest->second.empty()) cached_.erase(oldest);
         }
@@ -351,7 +377,15 @@ private:
     cl_context context_ = nullptr;  ///< the context's identity, to refuse queues of others
     bool enabled_ = true;
     std::size_t limit_ = 0;
-    std::map<std::size_t, std::deque<Entry>> cached_;  ///< by size class, oldest first
+    /// Where cached buffers are kept apart: the device they were drawn for, and their size class.
+    struct Key {
+        cl_device_id device;
+        std::size_t bytes;
+        bool operator<(const Key& other) const {
+            return device != other.device ? std::less<cl_device_id>()(device, other.device) : bytes < other.bytes;
+        }
+    };
+    std::map<Key, std::deque<Entry>> cached_;  ///< by device and size class, oldest first
     std::uint64_t next_age_ = 0;
     MemoryPoolStatistics statistics_;
 };
@@ -380,7 +414,7 @@ inline void detail::PooledBuffer::reset() noexcept {
     if (buffer_() != nullptr && queue_() != nullptr) {
         if (auto pool = pool_.lock()) {
             if (in_queue_order_) {
-                pool->give_back(std::move(buffer_), bytes_, cl::Event(), std::move(queue_));
+                pool->give_back(std::move(buffer_), bytes_, device_, cl::Event(), std::move(queue_));
             } else {
                 cl::Event released;
                 bool marked = false;
@@ -391,7 +425,7 @@ inline void detail::PooledBuffer::reset() noexcept {
                 } catch (...) {
                     // no marker, no proof the device is done with it: the buffer is released, not kept
                 }
-                if (marked) pool->give_back(std::move(buffer_), bytes_, std::move(released), cl::CommandQueue());
+                if (marked) pool->give_back(std::move(buffer_), bytes_, device_, std::move(released), cl::CommandQueue());
                 else pool->forget(bytes_);
             }
         }
@@ -400,6 +434,7 @@ inline void detail::PooledBuffer::reset() noexcept {
     buffer_ = cl::Buffer();
     queue_ = cl::CommandQueue();
     bytes_ = 0;
+    device_ = nullptr;
     in_queue_order_ = false;
 }
 

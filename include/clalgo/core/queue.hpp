@@ -20,16 +20,21 @@ namespace clalgo {
 
 namespace detail {
 
+/// What every clalgo::Queue that wraps one command queue shares: the pending event of its latest calls (Event).
+struct QueueShared {
+    PendingSlot pending;
+};
+
 /// One token per live command queue, shared by every clalgo::Queue that wraps it: state kept per queue (kernel
 /// scratch) holds it weakly, and is dropped once no Queue wraps the queue any more.
-inline std::shared_ptr<const void> queue_identity(cl_command_queue queue) {
+inline std::shared_ptr<QueueShared> queue_identity(cl_command_queue queue) {
     static std::mutex mutex;
-    static std::map<cl_command_queue, std::weak_ptr<const void>> identities;
+    static std::map<cl_command_queue, std::weak_ptr<QueueShared>> identities;
     std::lock_guard<std::mutex> lock(mutex);
     for (auto it = identities.begin(); it != identities.end();)
         it = it->second.expired() ? identities.erase(it) : std::next(it);
     if (auto existing = identities[queue].lock()) return existing;
-    std::shared_ptr<const void> identity = std::make_shared<char>(0);
+    auto identity = std::make_shared<QueueShared>();
     identities[queue] = identity;
     return identity;
 }
@@ -44,6 +49,7 @@ public:
     explicit Queue(const Context& context, cl_command_queue_properties properties = 0)
         : Queue(context, context.device(), properties) {}
 
+    /// A new in-order queue on `device`, which must be a device of the context.
     Queue(const Context& context, const cl::Device& device, cl_command_queue_properties properties = 0)
         : context_(context), device_(device) {
         reject_out_of_order(properties);
@@ -53,7 +59,8 @@ public:
         } catch (const cl::Error& error) {
             detail::rethrow(error, "creating a command queue");
         }
-        identity_ = detail::queue_identity(queue_());
+        shared_ = detail::queue_identity(queue_());
+        identity_ = shared_;
         events_at_once_ = profiling_ || detail::environment_flag("CLALGO_EAGER_EVENTS");
     }
 
@@ -65,13 +72,18 @@ public:
         const auto properties = queue.getInfo<CL_QUEUE_PROPERTIES>();
         reject_out_of_order(properties);
         profiling_ = (properties & CL_QUEUE_PROFILING_ENABLE) != 0;
-        identity_ = detail::queue_identity(queue_());
+        shared_ = detail::queue_identity(queue_());
+        identity_ = shared_;
         events_at_once_ = profiling_ || detail::environment_flag("CLALGO_EAGER_EVENTS");
     }
 
+    /// The wrapped OpenCL command queue.
     const cl::CommandQueue& get() const noexcept { return queue_; }
+    /// The queue's context.
     const Context& context() const noexcept { return context_; }
+    /// The queue's device.
     const cl::Device& device() const noexcept { return device_; }
+    /// The facts clalgo read of the queue's device.
     const DeviceInfo& info() const { return context_.info(device_); }
 
     /// Whether the queue was made with CL_QUEUE_PROFILING_ENABLE: calls then make their events at once (Event).
@@ -87,10 +99,14 @@ public:
 
     /// Waits until everything enqueued so far has finished.
     void finish() const { queue_.finish(); }
+    /// Sends what is enqueued to the device, without waiting.
     void flush() const { queue_.flush(); }
 
     /// Shared by every Queue that wraps the same command queue, and alive exactly as long as one of them is.
     const std::shared_ptr<const void>& identity() const noexcept { return identity_; }
+
+    /// The pending event its calls share (Event::after), the same for every Queue of the command queue.
+    detail::PendingSlot& pending_slot() const noexcept { return shared_->pending; }
 
 private:
     static void reject_out_of_order(cl_command_queue_properties properties) {
@@ -103,11 +119,13 @@ private:
     cl::CommandQueue queue_;
     bool profiling_ = false;
     bool events_at_once_ = false;
-    std::shared_ptr<const void> identity_;
+    std::shared_ptr<detail::QueueShared> shared_;
+    std::shared_ptr<const void> identity_;  ///< shared_, as an opaque token
 };
 
 /// Events an operation must wait for: `kernel(q, x, y, clalgo::wait_for({event_a, event_b}))`.
 struct WaitFor {
+    /// OpenCL events to wait for.
     std::vector<cl::Event> events;
     /// clalgo Events not made yet: the call makes (and flushes) those of other queues, and needs none of its own
     /// queue's, which the in-order queue runs first anyway.
@@ -156,7 +174,7 @@ inline cl::Event* event_slot(const Queue& queue, cl::Event& slot) { return queue
 /// What a call returns after its last command, given the slot that event_slot handed out.
 inline Event call_event(const Queue& queue, cl::Event slot) {
     if (slot()) return Event(std::move(slot));
-    return Event::after(queue.get());
+    return Event::after(queue.get(), queue.pending_slot());
 }
 
 /// The wait list of a command on `queue` that must follow `event` (see append_wait).
@@ -169,7 +187,7 @@ inline std::vector<cl::Event> wait_list_for(const Queue& queue, const Event& eve
 /// Completes once `events` have; for calls that have nothing to launch (no command where there is nothing to wait
 /// for: the in-order queue orders the call's result after the earlier commands).
 inline Event marker(const Queue& queue, const std::vector<cl::Event>& events) {
-    if (events.empty() && !queue.events_at_once()) return Event::after(queue.get());
+    if (events.empty() && !queue.events_at_once()) return Event::after(queue.get(), queue.pending_slot());
     cl::Event done;
     try {
         queue.get().enqueueMarkerWithWaitList(wait_list(events), &done);

@@ -11,8 +11,11 @@ namespace clalgo {
 
 /// The indices start, start + step, ... while below stop (above it for a negative step); see clalgo::range.
 struct IndexRange {
+    /// The first index.
     std::int64_t start = 0;
+    /// The bound: no index reaches it.
     std::int64_t stop = 0;
+    /// The step between indices (not 0).
     std::int64_t step = 1;
 
     /// How many indices the range holds. Computed in unsigned 64-bit arithmetic, so that start and stop may lie

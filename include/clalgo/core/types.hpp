@@ -31,9 +31,13 @@ namespace clalgo {
 /// One field of a registered struct: its name in the OpenCL C definition and its offset in the C++ struct, and
 /// for adapt_struct its OpenCL C type ("" where it has none) and element count (a C++ array member: its length).
 struct StructField {
+    /// The field's name in the OpenCL C definition.
     std::string name;
+    /// The field's offset in the C++ struct, in bytes.
     std::size_t offset;
+    /// The field's OpenCL C type.
     std::string type;
+    /// How many elements: a C++ array member's length, else 1.
     std::size_t count = 1;
 };
 

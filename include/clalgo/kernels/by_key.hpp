@@ -89,10 +89,10 @@ public:
             }
             return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
         }
-        const std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
-                                               bind(values_out), bind(count),  bind(room)};
-        return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
-                     : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
+        std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
+                                         bind(values_out), bind(count),  bind(room)};
+        return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, std::move(bound), wait)
+                     : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, std::move(bound), wait);
     }
 
     /// The generated source on a device (the tile kernel's where it runs there).

@@ -50,23 +50,24 @@ struct CompactionSpec {
     /// unique over an index range: the value before i is at i - step, which the kernel passes itself.
     bool runs_over_range() const { return !run_equality.empty() && !array_input; }
 
-    /// A key that differs wherever the source differs, after `prefix` (built once per call: one allocation).
+    /// A key that differs wherever the source differs, after `prefix`.
     std::string key(const std::string& prefix = {}) const {
-        const std::string* parts[] = {&value_type, &name, &keep, &value_expr, &run_equality, &extra_declarations,
-                                      &preamble, &build_options};
-        std::size_t bytes = prefix.size() + 8;
-        for (const std::string* part : parts) bytes += part->size() + 1;
         std::string text;
-        text.reserve(bytes);
+        append_key(text, prefix.c_str());
+        return text;
+    }
+
+    /// Appends the key to `text` (a buffer a caller keeps: a call then allocates nothing for it).
+    void append_key(std::string& text, const char* prefix) const {
         text += prefix;
-        for (const std::string* part : parts) {
+        for (const std::string* part : {&value_type, &name, &keep, &value_expr, &run_equality, &extra_declarations,
+                                        &preamble, &build_options}) {
             text += *part;
             text += '\0';
         }
         text += static_cast<char>('0' + array_input);
         text += static_cast<char>('0' + static_cast<int>(placement));
         text += static_cast<char>('0' + static_cast<int>(algorithm));
-        return text;
     }
 };
 

@@ -77,19 +77,22 @@ public:
         auto& on = program_for(queue, bound).on(queue);
         const detail::Violations violations(checked_.on(), queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
-        cl::Kernel& kernel = on.kernel(options_.name);
-        detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
+        detail::KernelSlot& slot = on.slot(options_.name);
+        detail::KernelArguments(slot.kernel, signature_, &slot.memo)
             .set("clalgo_start", static_cast<cl_long>(indices.start))
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))
             .user(bound, violations.buffer());
-        const auto shape = detail::map_shape(*on.info, policies_.at(on.info), n, detail::kernel_work_group_size(kernel, on.device));
-        Event done = detail::launch(queue, kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
+        const auto shape = detail::map_shape(*on.info, policies_.at(on.info), n, slot.largest_group(on.device));
+        Event done = detail::launch(queue, slot.kernel, shape.global_size(), shape.group_size, call.wait, options_.name.c_str());
         violations.throw_if_any(queue, done, options_.name, declarations_, bound);
         return done;
     }
 
+    /// The parsed argument declarations.
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
+    /// The name, preamble and options it was made with.
+    const ElementwiseOptions& options() const noexcept { return options_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
     /// What the compiler said building it for a device (warnings; often nothing).

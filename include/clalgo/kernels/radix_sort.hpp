@@ -7,9 +7,11 @@
 //   sort_keys(q, keys);                                        // ascending, every bit
 //   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
 //   sort_pairs(q, keys, values, {/*descending*/ true});
-// Order of floating-point keys: -inf < negatives < -0.0 < +0.0 < positives < +inf; NaNs whose sign bit is clear
-// after +inf, NaNs whose sign bit is set before -inf (descending: the reverse). Extra device memory: one more
-// copy of the keys (and of the values), plus per-tile look-back words on GPUs (2 KiB a tile).
+//   sort_pairs.argsort(q, keys, sorted, positions);           // positions made by the first pass, not read
+// One pass per 8 bits sorted, whatever the key's type and order. Order of floating-point keys: -inf < negatives <
+// -0.0 < +0.0 < positives < +inf; NaNs whose sign bit is clear after +inf, NaNs whose sign bit is set before -inf
+// (descending: the reverse). Extra device memory: one more copy of the keys (and of the values), plus per-tile
+// look-back words on GPUs (2 KiB a tile).
 #pragma once
 
 #include <clalgo/codegen/program.hpp>
@@ -21,10 +23,11 @@
 #include <clalgo/kernels/radix_sort_source.hpp>
 #include <clalgo/kernels/scratch.hpp>
 #include <clalgo/policy/radix_sort.hpp>
-#include <clalgo/tuning/store.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,12 +41,23 @@ namespace clalgo {
 /// How a radix sort orders: ascending or descending, by the bits [begin_bit, end_bit) of the key (end_bit -1:
 /// the key's width). Keys equal in those bits keep their order.
 struct SortOptions {
+    /// Largest key first.
     bool descending = false;
+    /// The first key bit that orders.
     int begin_bit = 0;
+    /// One past the last key bit that orders (-1: the key's width).
     int end_bit = -1;
 };
 
 namespace detail {
+
+/// Throws where Index cannot hold the positions of n keys (argsort).
+template <class Index>
+void require_positions_fit(std::uint64_t n) {
+    if (n > 0 && n - 1 > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        throw std::invalid_argument("clalgo: argsort: " + std::to_string(n) + " keys do not fit the index type '" +
+                                    type_name<Index>() + "'");
+}
 
 /// Scratch a radix sort keeps per queue: the second copy of the keys and values, counts, look-back state.
 struct RadixScratch {
@@ -64,8 +78,12 @@ public:
     /// Makes the sort for every device of `context`; `algorithm` forces one (tests, devices you know). Its
     /// programs are compiled at the first call that needs them: on GPUs, the onesweep passes for inputs of more
     /// than one tile (one program per tier of tile sizes), and one small program per one-tile size for the others.
-    explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic)
-        : requested_(algorithm) {
+    /// `positions_in_first_pass`: for argsort, whose first pass makes each key's position as its value (values
+    /// of an integer type); a kernel made without it reads its values in every pass, which the branch would slow
+    /// (pairs of uint32 about 1.4 times on an H100).
+    explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic,
+                             bool positions_in_first_pass = false)
+        : requested_(algorithm), positions_(has_values && std::is_integral_v<ValueType> && positions_in_first_pass) {
         std::vector<std::string> types{type_name<Key>()};
         if (has_values) types.push_back(type_name<ValueType>());
         std::size_t tier_count = 0, tile_count = 0;  // of the programs: the most any device has
@@ -100,21 +118,21 @@ public:
     template <bool V = has_values, std::enable_if_t<!V, int> = 0>
     Event operator()(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
-        return enqueue(queue, keys, keys, nullptr, nullptr, options, detail::wait_list(queue, wait));
+        return enqueue(queue, keys, keys, nullptr, nullptr, options, detail::wait_list(queue, wait), in_place_names);
     }
 
     /// Sorts `keys_in` into `keys_out` (as many; `keys_in` is left as it was unless it is `keys_out`).
     template <bool V = has_values, std::enable_if_t<!V, int> = 0>
     Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
-        return enqueue(queue, keys_in, keys_out, nullptr, nullptr, options, detail::wait_list(queue, wait));
+        return enqueue(queue, keys_in, keys_out, nullptr, nullptr, options, detail::wait_list(queue, wait), apart_names);
     }
 
     /// Sorts `keys` in place and moves `values` (as many) with them.
     template <bool V = has_values, std::enable_if_t<V, long> = 0>
     Event operator()(const Queue& queue, const ArrayView<Key>& keys, const ValueView& values,
                          const SortOptions& options = {}, const WaitFor& wait = {}) const {
-        return enqueue(queue, keys, keys, &values, &values, options, detail::wait_list(queue, wait));
+        return enqueue(queue, keys, keys, &values, &values, options, detail::wait_list(queue, wait), in_place_names);
     }
 
     /// Sorts `keys_in` into `keys_out` and moves `values_in` with them into `values_out` (the inputs are left as
@@ -123,7 +141,23 @@ public:
     Event operator()(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                          const ValueView& values_in, const ValueView& values_out, const SortOptions& options = {},
                          const WaitFor& wait = {}) const {
-        return enqueue(queue, keys_in, keys_out, &values_in, &values_out, options, detail::wait_list(queue, wait));
+        return enqueue(queue, keys_in, keys_out, &values_in, &values_out, options, detail::wait_list(queue, wait),
+                       apart_names);
+    }
+
+    /// argsort: sorts `keys_in` into `keys_out` (keys_out may be keys_in) and writes into `positions` (as many)
+    /// where each sorted key was: keys_out[k] is keys_in[positions[k]] as it was. The positions are made by the
+    /// sort's first pass, not read, so the call costs what sorting pairs costs. For integer values wide enough to
+    /// hold keys_in.size() - 1, on a kernel made with positions_in_first_pass (clalgo::argsort keeps one).
+    template <bool V = has_values && std::is_integral_v<ValueType>, std::enable_if_t<V, long> = 0>
+    Event argsort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                  const ValueView& positions, const SortOptions& options = {}, const WaitFor& wait = {}) const {
+        if (!positions_)
+            throw std::invalid_argument("clalgo: RadixSortKernel::argsort: this kernel was made to sort pairs; make "
+                                        "one with positions_in_first_pass = true, or call clalgo::argsort");
+        detail::require_positions_fit<ValueType>(keys_in.size());
+        return enqueue(queue, keys_in, keys_out, nullptr, &positions, options, detail::wait_list(queue, wait),
+                       argsort_names);
     }
 
     /// The algorithm chosen for a device of the context (the first by default).
@@ -182,10 +216,20 @@ private:
 
     /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
     detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program) const {
-        return detail::radix_sort_source<Key>(info, policy, tile_program, has_values ? type_name<ValueType>() : "");
+        return detail::radix_sort_source<Key>(info, policy, tile_program, has_values ? type_name<ValueType>() : "",
+                                              positions_);
     }
 
-    static detail::Signature signature(const std::string& kernel) { return detail::radix_sort_signature(kernel, has_values); }
+    /// The parameters of one of the passes' kernels, made once: a call's host cost counts at small sizes.
+    static const detail::Signature& signature(const char* kernel) {
+        static const auto made = [] {
+            std::map<std::string, detail::Signature> all;
+            for (const char* name : {"tile_sort", "histogram", "onesweep", "count", "place", "scatter"})
+                all.emplace(name, detail::radix_sort_signature(name, has_values));
+            return all;
+        }();
+        return made.at(kernel);
+    }
 
     /// A buffer and an element offset: where a pass reads or writes.
     struct Place {
@@ -201,40 +245,65 @@ private:
         return a.buffer()() == b.buffer()() && a.offset() == b.offset();
     }
 
+    /// How a call names what it sorts, for messages: the call, then its keys in and out, values in and out.
+    struct Names {
+        const char *call, *keys_in, *keys_out, *values_in, *values_out;
+    };
+    static constexpr Names in_place_names{has_values ? "sort_by_key" : "sort", "keys", "keys", "values", "values"};
+    static constexpr Names apart_names{has_values ? "sort_by_key" : "sort", "keys_in", "keys_out", "values_in", "values_out"};
+    static constexpr Names argsort_names{"argsort", "keys", "keys_out", "", "order"};
+
     template <class T>
-    static void check_apart(const ArrayView<T>& a, const ArrayView<T>& b, const char* what) {
+    static void check_apart(const ArrayView<T>& a, const ArrayView<T>& b, const Names& names, const char* in,
+                            const char* out) {
         if (a.buffer()() == b.buffer()() && !same_place(a, b) && a.offset() < b.offset() + b.size() &&
             b.offset() < a.offset() + a.size())
-            throw std::invalid_argument(std::string("clalgo: radix sort: the input and output ") + what +
+            throw std::invalid_argument(std::string("clalgo: ") + names.call + ": " + in + " and " + out +
                                         " overlap without being the same array");
     }
 
+    /// Each array of a call: as many elements as the keys in, and of the queue's context.
+    template <class T>
+    static void check_array(const Queue& queue, const Names& names, const char* name, const ArrayView<T>& array,
+                            std::uint64_t n) {
+        if (array.size() != n)
+            throw std::invalid_argument(std::string("clalgo: ") + names.call + ": " + name + " has " +
+                                        std::to_string(array.size()) + " elements but " + names.keys_in + " has " +
+                                        std::to_string(n));
+        cl_context owner = nullptr;
+        if (n > 0 && clGetMemObjectInfo(array.buffer()(), CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
+            owner != queue.context().get()())
+            throw std::invalid_argument(std::string("clalgo: ") + names.call + ": " + name +
+                                        " belongs to another context than the queue's");
+    }
+
+    /// values_in null with values_out given: the values are the keys' positions, made by the first pass (argsort).
     Event enqueue(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                   const ValueView* values_in, const ValueView* values_out, const SortOptions& options,
-                  std::vector<cl::Event> wait) const {
-        const std::string what = values_in ? "sort_by_key" : "sort";
-        if (keys_out.size() != keys_in.size())
-            throw std::invalid_argument("clalgo: " + what + ": " + std::to_string(keys_in.size()) + " keys in but room for " +
-                                        std::to_string(keys_out.size()) + " out");
-        if (values_in && (values_in->size() != keys_in.size() || values_out->size() != keys_in.size()))
-            throw std::invalid_argument("clalgo: " + what + ": " + std::to_string(keys_in.size()) + " keys but " +
-                                        std::to_string(values_in->size()) + " values");
-        check_apart(keys_in, keys_out, "keys");
-        if (values_in) check_apart(*values_in, *values_out, "values");
+                  std::vector<cl::Event> wait, const Names& names) const {
+        const std::string what = names.call;
+        const std::uint64_t n = keys_in.size();
+        check_array(queue, names, names.keys_in, keys_in, n);
+        check_array(queue, names, names.keys_out, keys_out, n);
+        if (values_in) check_array(queue, names, names.values_in, *values_in, n);
+        if (values_out) check_array(queue, names, names.values_out, *values_out, n);
+        check_apart(keys_in, keys_out, names, names.keys_in, names.keys_out);
+        if (values_in) check_apart(*values_in, *values_out, names, names.values_in, names.values_out);
+        const bool positions = values_out && !values_in;
         const int width = detail::RadixKey<Key>::bits;
         const int end_bit = options.end_bit < 0 ? width : options.end_bit;
         if (options.begin_bit < 0 || options.begin_bit > end_bit || end_bit > width)
             throw std::invalid_argument("clalgo: " + what + ": the bits [" + std::to_string(options.begin_bit) + ", " +
                                         std::to_string(options.end_bit) + ") are not a range of the key's " +
                                         std::to_string(width) + " bits");
-        const std::uint64_t n = keys_in.size();
         const bool in_place = same_place(keys_in, keys_out);
         const bool values_in_place = values_in && same_place(*values_in, *values_out);
-        if (n == 0 || ((n == 1 || options.begin_bit == end_bit) && in_place && (!values_in || values_in_place)))
+        if (n == 0 || ((n == 1 || options.begin_bit == end_bit) && in_place && (!values_out || values_in_place)))
             return detail::marker(queue, wait);
         const cl_ulong flip = options.descending ? ~cl_ulong(0) >> (64 - width) : 0;
         const cl_uint begin = static_cast<cl_uint>(options.begin_bit), end = static_cast<cl_uint>(end_bit);
-        const cl_uint passes = (end - begin + 7) / 8;
+        // one pass per 8 bits asked for; positions and an empty range: one pass of one digit, which makes them
+        const cl_uint passes = std::max<cl_uint>((end - begin + 7) / 8, positions ? 1 : 0);
 
         const std::size_t device = program_.device_index(queue);
         const Shapes& shapes = shapes_[device];
@@ -248,24 +317,27 @@ private:
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
-        if (values_in) scratch.values.reserve(queue, n * sizeof(ValueType));
+        if (values_out) scratch.values.reserve(queue, n * sizeof(ValueType));
         const Place keys_at[3] = {{keys_in.buffer(), static_cast<cl_long>(keys_in.offset())},
                                   {keys_out.buffer(), static_cast<cl_long>(keys_out.offset())},
                                   {scratch.keys.buffer, 0}};
         Place values_at[3];
-        if (values_in) {
-            values_at[input] = {values_in->buffer(), static_cast<cl_long>(values_in->offset())};
+        if (values_out) {
+            // positions: nothing is read; the output stands in for the input the kernels take
+            const ValueView& read = positions ? *values_out : *values_in;
+            values_at[input] = {read.buffer(), static_cast<cl_long>(read.offset())};
             values_at[output] = {values_out->buffer(), static_cast<cl_long>(values_out->offset())};
             values_at[spare] = {scratch.values.buffer, 0};
         }
         auto set_moved = [&](detail::KernelArguments& arguments, Where from, Where to, Where values_to) {
             arguments.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_in_offset", keys_at[from].offset);
             arguments.set("clalgo_keys_out_base", keys_at[to].buffer).set("clalgo_keys_out_offset", keys_at[to].offset);
-            if (values_in) {
+            if (values_out) {
                 arguments.set("clalgo_values_in_base", values_at[from].buffer)
                     .set("clalgo_values_in_offset", values_at[from].offset);
                 arguments.set("clalgo_values_out_base", values_at[values_to].buffer)
                     .set("clalgo_values_out_offset", values_at[values_to].offset);
+                arguments.set("clalgo_index_values", cl_uint(positions && from == input));
             }
         };
         // The queue is in order: the first command waits for the caller's events, the others follow it without a
@@ -283,8 +355,8 @@ private:
             wait.clear();
         };
         auto copy_result = [&](Where from, bool last) {
-            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, slot(last && !values_in));
-            if (values_in) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, slot(last));
+            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, slot(last && !values_out));
+            if (values_out) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, slot(last));
         };
         // with the caller's events still in `wait`, nothing was enqueued
         auto finished = [&] { return wait.empty() ? detail::call_event(queue, last_event) : detail::marker(queue, wait); };
@@ -301,7 +373,7 @@ private:
             if (values_in_place) copy(queue, values_at[spare], values_at[output], n, sizeof(ValueType), wait, slot(true));
             return finished();
         }
-        if (passes == 0) {  // an empty bit range: the keys as they are
+        if (passes == 0) {  // an empty bit range: the keys (and values) as they are
             copy_result(input, true);
             return finished();
         }
@@ -345,15 +417,16 @@ private:
                 args.pass = pass;
                 args.tiles = static_cast<cl_uint>(tiles);
                 args.epoch = epoch;
-                if (values_in) {
+                if (values_out) {
                     args.values_in_offset = values_at[from].offset;
                     args.values_out_offset = values_at[to].offset;
+                    args.index_values = positions && from == input;
                 }
                 run("clalgo_radix_onesweep", signature("onesweep"), tiles * policy.group_size, policy.group_size, [&](auto& a) {
                     a.set("clalgo_args", args).set("clalgo_ticket", scratch.ticket.buffer);
                     a.set("clalgo_status", scratch.status.buffer).set("clalgo_histograms", scratch.counts.buffer);
                     a.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_out_base", keys_at[to].buffer);
-                    if (values_in)
+                    if (values_out)
                         a.set("clalgo_values_in_base", values_at[from].buffer).set("clalgo_values_out_base", values_at[to].buffer);
                 }, last);
                 from = to;
@@ -402,6 +475,7 @@ private:
     }
 
     SortAlgorithm requested_;
+    bool positions_;  ///< the programs can make argsort's positions in the first pass
     std::vector<const DeviceInfo*> infos_;            ///< the context's devices, in its order
     std::vector<Shapes> shapes_;                      ///< one per device of the context, in its order
     /// Per device: held while a call sets arguments, enqueues and uses the queue's scratch.

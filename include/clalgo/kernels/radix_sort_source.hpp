@@ -1,7 +1,7 @@
 // The radix sort's generated source: what its templates need to know of a key type, the parameters of each of
 // its kernels (declared once, for the template's parameter lists and the launches' arguments), and the program of
 // a policy's passes or one-tile sort on a device. RadixSortKernel (kernels/radix_sort.hpp) renders and launches.
-//   detail::GeneratedSource source = detail::radix_sort_source<std::uint32_t>(info, policy, false, "");
+//   detail::GeneratedSource source = detail::radix_sort_source<std::uint32_t>(info, policy, false, "", false);
 //   detail::Signature onesweep = detail::radix_sort_signature("onesweep", false);
 #pragma once
 
@@ -41,7 +41,8 @@ struct OnesweepPass {
     cl_long n;
     cl_ulong flip;
     cl_long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
-    cl_uint shift, mask, pass, tiles, epoch, unused;
+    cl_uint shift, mask, pass, tiles, epoch;
+    cl_uint index_values;  ///< 1: each value is its key's position in the input, not read (argsort's first pass)
 };
 static_assert(sizeof(OnesweepPass) == 72, "OnesweepPass must match clalgo_onesweep_pass_t");
 
@@ -60,6 +61,8 @@ inline Signature radix_sort_signature(const std::string& kernel, bool has_values
                                   {"long", "clalgo_values_in_offset"},
                                   buffer_parameter("clalgo_sort_value_t", "clalgo_values_out_base"),
                                   {"long", "clalgo_values_out_offset"}};
+    // 1: each value is its key's position in the input, made rather than read (argsort's first pass)
+    values.push_back({"uint", "clalgo_index_values"});
     if (!has_values) values.clear();
     const std::vector<Parameter> digit{{"uint", "clalgo_shift"}, {"uint", "clalgo_mask"}, {"ulong", "clalgo_flip"}};
     std::vector<Parameter> list;
@@ -99,10 +102,11 @@ inline Signature radix_sort_signature(const std::string& kernel, bool has_values
 }
 
 /// The program of a policy's onesweep or blocks passes (tile_program: one work-group sorting one tile) on a device,
-/// for keys of Key and values of `value_type` (empty: keys only).
+/// for keys of Key and values of `value_type` (empty: keys only); `integer_values`: the values are of an integer
+/// type, which a pass can make from the keys' positions (argsort) instead of reading them.
 template <class Key>
 GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy& policy, bool tile_program,
-                                  const std::string& value_type) {
+                                  const std::string& value_type, bool integer_values = false) {
     const bool has_values = !value_type.empty();
     const std::string key_type = type_name<Key>();
     std::vector<std::string> types{key_type};
@@ -125,9 +129,11 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"key_bits", library_text(std::to_string(RadixKey<Key>::bits))},
         {"has_values", library_text(has_values ? "1" : "0")},
         {"value_type", library_text(value_type)},
+        {"index_values", library_text(has_values && integer_values ? "1" : "0")},
         {"group_size", library_text(std::to_string(policy.group_size))},
         {"items_per_thread", library_text(std::to_string(policy.items))},
         {"match_rank", library_text(policy.match_rank ? "1" : "0")},
+        {"rank_atomics", library_text(policy.rank_atomics ? "1" : "0")},
         {"value_exchange", library_text(policy.value_exchange ? "1" : "0")},
         {"early_values", library_text(policy.early_values ? "1" : "0")},
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},

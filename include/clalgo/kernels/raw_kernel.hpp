@@ -32,6 +32,7 @@ namespace clalgo {
 
 /// A `__local` argument of a raw kernel: room for `bytes` bytes in each work-group's local memory.
 struct LocalMemory {
+    /// Bytes of local memory per work-group.
     std::size_t bytes = 0;
 };
 
@@ -106,6 +107,7 @@ struct RawProgramState {
 /// One kernel of a RawProgram; copies share it. Calls are checked, asynchronous, and return the launch's event.
 class RawKernel {
 public:
+    /// The kernel's name.
     const std::string& name() const noexcept { return signature_.name; }
     /// The parameters as the kernel's source declares them.
     const std::vector<KernelParameter>& parameters() const noexcept { return signature_.parameters; }
@@ -253,7 +255,7 @@ private:
                                         " bytes (the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN): pass the whole array "
                                         "and an offset argument");
         try {
-            cl::Buffer whole = argument.buffer;
+            cl::Buffer whole(argument.buffer(), true);
             return whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
         } catch (const cl::Error& error) {
             detail::rethrow(error, "making a sub-buffer for argument '" + parameter.name + "' of kernel '" + name() + "'");

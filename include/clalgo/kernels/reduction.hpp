@@ -24,9 +24,9 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/reduction.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 #include <clalgo/kernels/scratch.hpp>
-#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -50,7 +50,9 @@ struct ReductionOptions {
 /// A reduction result left on the device: a one-element array and the event that completes it.
 template <class T>
 struct DeviceResult {
+    /// The result, in a one-element device array.
     Array<T> value;
+    /// Completes when the result is written.
     Event event;
     /// Waits for the result and copies it to the host.
     T get(const Queue& queue) const { return value.read_at(queue, 0, detail::wait_list_for(queue, event)); }
@@ -132,7 +134,7 @@ public:
             detail::BuildLabel{options_.name,
                                {{"neutral", neutral}, {"reduce_expr", reduce_expr}, {"map_expr", map_expr},
                                 {"preamble", options_.preamble}}},
-            types, {options_.name + "_reduce"});
+            types, {kernel_name_});
         vector_source_ = vector_source;
     }
 
@@ -162,10 +164,13 @@ public:
         return enqueue(queue, &destination.buffer(), destination.offset(), nullptr, arguments...);
     }
 
+    /// The parsed argument declarations.
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The expressions and options it was made with (a multi-device call combines its partials with them).
     const std::string& neutral() const noexcept { return neutral_; }
+    /// The expression that combines two values, a and b.
     const std::string& reduce_expr() const noexcept { return reduce_expr_; }
+    /// The options the kernel was made with.
     const ReductionOptions& options() const noexcept { return options_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }
@@ -246,9 +251,9 @@ private:
                 }
         }
 
-        const std::string kernel_name = options_.name + "_reduce";
-        cl::Kernel& kernel = on.kernel(kernel_name);
-        detail::KernelArguments(kernel, signature_, &on.memo(kernel_name))
+        detail::KernelSlot& slot = on.slot(kernel_name_);
+        cl::Kernel& kernel = slot.kernel;
+        detail::KernelArguments(kernel, signature_, &slot.memo)
             .set("clalgo_start", static_cast<cl_long>(indices.start))
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))
@@ -265,7 +270,7 @@ private:
             // under the lock: another thread's call on this queue would otherwise overwrite the result slot of
             // the queue's scratch buffer before this read. Blocking: on NVIDIA's OpenCL a blocking read of a few
             // bytes into pageable memory returns in about 25 µs, a non-blocking one waited for in about 55 µs
-            // (docs/performance.md, "The blocking reduction").
+            // (docs/architecture.md, "Design notes").
             try {
                 queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back);
             } catch (const cl::Error& error) {
@@ -278,6 +283,7 @@ private:
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the map indexes only at [i]: checked to hold every index of a call
     ReductionOptions options_;
+    std::string kernel_name_ = options_.name + "_reduce";  ///< the kernel's name in its program
     std::string value_type_;
     std::string neutral_, reduce_expr_;
     std::string vector_source_;

@@ -35,11 +35,11 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/map.hpp>
 #include <clalgo/policy/scan.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 #include <clalgo/kernels/reduction.hpp>
 #include <clalgo/kernels/scan_call.hpp>
 #include <clalgo/kernels/scan_options.hpp>
 #include <clalgo/kernels/scratch.hpp>
-#include <clalgo/tuning/store.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -87,6 +87,7 @@ inline bool heavy_statement(const std::string& statement, const std::string& pre
 template <class T>
 class GenericScanKernel {
 public:
+    /// Builds the scan kernels for the declared `arguments` (as in ElementwiseKernel) and the expressions.
     GenericScanKernel(const Context& context, const std::string& arguments, const std::string& input_expr,
                       const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                       ScanOptions options = {})
@@ -264,6 +265,7 @@ public:
         return enqueue(queue, &total, &carry, arguments...);
     }
 
+    /// The parsed argument declarations.
     const std::vector<ArgumentDeclaration>& arguments() const noexcept { return declarations_; }
     /// The generated OpenCL C for a device of the context (the first by default).
     const std::string& source(std::size_t device_index = 0) const { return program_.source(device_index); }

@@ -1,5 +1,5 @@
 // How a scan kernel receives one call: NVIDIA's OpenCL launch cost grows with the number of kernel arguments
-// (docs/performance.md), so the scan kernels take few. One struct argument (clalgo_scan_call_t) holds the
+// (docs/architecture.md), so the scan kernels take few. One struct argument (clalgo_scan_call_t) holds the
 // library's scalars, the user's array offsets and the user's plain scalars, and last a carry-in given on the host;
 // one scratch buffer holds the ticket, a carry-in copied from a device array, the look-back state and the partial
 // results at offsets; then the total's buffer (only where the kernel can be asked for a total), the user's

@@ -21,8 +21,11 @@ namespace clalgo {
 /// i + offset falls outside the scan it holds `argument[i]`. A fetch at offset 0 is also visible in
 /// output_statement, read once for both.
 struct InputFetch {
+    /// The name the expressions use.
     std::string name;
+    /// The array argument it reads.
     std::string argument;
+    /// 0: argument[i]; -1: argument[i - 1].
     int offset = 0;
 };
 
@@ -42,10 +45,13 @@ struct ScanCompaction {
 struct ScanOptions {
     std::string name = "scan";           ///< the kernel's name, in build errors and profilers
     std::string is_segment_start_expr;   ///< an expression over i: true where a new segment starts
+    /// Names bound to argument[i + offset] (InputFetch).
     std::vector<InputFetch> input_fetch_exprs;
     std::string preamble;                ///< OpenCL C placed before the kernels
     std::string build_options;           ///< passed to the OpenCL compiler
+    /// The algorithm (automatic: the device's policy chooses).
     ScanAlgorithm algorithm = ScanAlgorithm::automatic;
+    /// Stream compaction composed with the scan, where given.
     std::optional<ScanCompaction> compaction;
     /// Checked mode: bounds-check every access name[index] of input_expr, output_statement and
     /// is_segment_start_expr to an array argument (OutOfBoundsError; each call blocks). CLALGO_CHECKED=1 turns
@@ -62,7 +68,9 @@ struct ScanOptions {
 template <class T>
 class CarryIn {
 public:
+    /// A carry-in given on the host.
     CarryIn(const T& value) : value_(value) {}  // NOLINT: implicit, as the value itself reads at the call
+    /// A carry-in read from the one element of `element` when the scan runs.
     CarryIn(const ArrayView<T>& element) : element_(element) {
         if (element.size() != 1)
             throw std::invalid_argument("clalgo: a carry-in array holds one element, not " + std::to_string(element.size()));

@@ -66,6 +66,7 @@ private:
 template <class T>
 class InclusiveScanKernel : public detail::SimpleScan<T> {
 public:
+    /// An inclusive scan by `scan_expr` over a and b, with identity `neutral`.
     InclusiveScanKernel(const Context& context, const std::string& scan_expr, const std::string& neutral,
                         ScanOptions options = named("inclusive_scan"))
         : detail::SimpleScan<T>(context, scan_expr, neutral, "item", std::move(options)) {}
@@ -82,6 +83,7 @@ private:
 template <class T>
 class ExclusiveScanKernel : public detail::SimpleScan<T> {
 public:
+    /// An exclusive scan by `scan_expr` over a and b, with identity `neutral`.
     ExclusiveScanKernel(const Context& context, const std::string& scan_expr, const std::string& neutral,
                         ScanOptions options = named("exclusive_scan"))
         : detail::SimpleScan<T>(context, scan_expr, neutral, "prev_item", std::move(options)) {}

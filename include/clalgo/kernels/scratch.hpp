@@ -60,13 +60,24 @@ class PerQueue {
 public:
     State& get(const Queue& queue) {
         std::lock_guard<std::mutex> lock(*mutex_);
+        const auto& identity = queue.identity();
+        // the same identity object: the caller holds it, and the weak owner keeps its control block from reuse
+        auto owned_by = [&](const Entry& entry) {
+            return !entry.owner.owner_before(identity) && !identity.owner_before(entry.owner);
+        };
+        if (last_ != nullptr && owned_by(*last_)) return last_->state;  // the queue of the last call, the usual case
         auto found = states_.find(queue.get()());
-        if (found != states_.end() && found->second.owner.lock() == queue.identity()) return found->second.state;
+        if (found != states_.end() && owned_by(found->second)) {
+            last_ = &found->second;
+            return last_->state;
+        }
         // a queue new to this object (or a new queue at a dead one's address): drop the states of dead queues
+        last_ = nullptr;
         for (auto it = states_.begin(); it != states_.end();)
             it = it->second.owner.expired() ? states_.erase(it) : std::next(it);
         auto& entry = states_[queue.get()()];
-        entry.owner = queue.identity();
+        entry.owner = identity;
+        last_ = &entry;
         return entry.state;
     }
 
@@ -83,6 +94,7 @@ private:
     };
     std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
     std::map<cl_command_queue, Entry> states_;
+    Entry* last_ = nullptr;  ///< the entry the last call used (map nodes stay put when the map moves)
 };
 
 }  // namespace clalgo::detail

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,14 +77,20 @@ public:
         weights_.assign(std::size_t(size_), 1.0);
     }
 
+    /// This rank's number in the communicator.
     int rank() const noexcept { return rank_; }
+    /// How many ranks.
     int size() const noexcept { return size_; }
+    /// The communicator.
     MPI_Comm communicator() const noexcept { return communicator_; }
+    /// This rank's queue.
     const Queue& queue() const noexcept { return queue_; }
+    /// This rank's context.
     const Context& context() const noexcept { return queue_.context(); }
 
     /// Each rank's share of the work (equal until set or calibrated); the same on every rank.
     const std::vector<double>& weights() const noexcept { return weights_; }
+    /// Sets each rank's share (one positive weight per rank; the same on every rank).
     void set_weights(std::vector<double> weights) {
         if (weights.size() != std::size_t(size_))
             throw std::invalid_argument("clalgo::mpi::Ranks::set_weights: " + std::to_string(weights.size()) +
@@ -116,20 +123,23 @@ public:
     /// rank, is the neutral element for an empty range.
     template <class T, class... Args>
     T reduce(const ReductionKernel<T>& kernel, const IndexRange& indices, const Args&... arguments) const {
-        if (size_ == 1) return kernel(queue_, indices, arguments...);  // one rank: the single-device call
+        if (size_ == 1)  // one rank: the single-device call
+            return kernel(queue_, indices, clalgo::detail::part_of(arguments, 0, indices.start)...);
         const IndexRange mine = share(indices);
-        const T partial = kernel(queue_, mine, arguments...);
+        const T partial = kernel(queue_, mine, clalgo::detail::part_of(arguments, 0, mine.start)...);
         const auto& options = kernel.options();
         return combine(partial, mine.size() > 0, kernel.neutral(), kernel.reduce_expr(), options.preamble,
-                       options.build_options, [&] { return kernel(queue_, range(0, 0), arguments...); })
+                       options.build_options,
+                       [&] { return kernel(queue_, range(0, 0), clalgo::detail::part_of(arguments, 0, 0)...); })
             .back();
     }
 
-    /// Collective: `kernel` over this rank's share of `indices`; waits for it (arrays are the rank's own).
+    /// Collective: `kernel` over this rank's share of `indices`; waits for it (arrays are the rank's own;
+    /// clalgo::share_start passes the first index of the rank's share).
     template <class... Args>
     void run(const ElementwiseKernel& kernel, const IndexRange& indices, const Args&... arguments) const {
         const IndexRange mine = share(indices);
-        if (mine.size() > 0) kernel(queue_, mine, arguments...).wait();
+        if (mine.size() > 0) kernel(queue_, mine, clalgo::detail::part_of(arguments, 0, mine.start)...).wait();
     }
 
     /// Collective: copy_if over this rank's share; its kept items with their place among all ranks'.
@@ -191,19 +201,24 @@ private:
 template <class T>
 class ScanKernel {
 public:
+    /// A scan over `ranks` with the arguments and expressions of GenericScanKernel.
     ScanKernel(const Ranks& ranks, const std::string& arguments, const std::string& input_expr,
                const std::string& scan_expr, const std::string& neutral, const std::string& output_statement,
                ScanOptions options = {})
-        : ranks_(&ranks), one_(DeviceSet(std::vector<Queue>{ranks.queue()}), arguments, input_expr, scan_expr, neutral,
-                               output_statement, options),
+        : ranks_(&ranks), device_(std::make_shared<const DeviceSet>(std::vector<Queue>{ranks.queue()})),
+          one_(*device_, arguments, input_expr, scan_expr, neutral, output_statement, options),
           neutral_(neutral), scan_expr_(scan_expr), preamble_(options.preamble), build_options_(options.build_options) {}
 
     /// Collective: scans this rank's share of `indices`; waits until it is written.
     template <class... Args>
     void operator()(const IndexRange& indices, const Args&... arguments) const {
-        const IndexRange mine = ranks_->share(indices);
+        const auto shares = clalgo::detail::split_range(indices, ranks_->weights());
+        const IndexRange mine = shares[std::size_t(ranks_->rank())];
+        // the last rank with a share needs no total: no rank takes a carry from it
+        bool later = false;
+        for (std::size_t r = std::size_t(ranks_->rank()) + 1; r < shares.size(); ++r) later = later || shares[r].size() > 0;
         T total{};
-        if (mine.size() > 0) total = one_.total(0, mine, arguments...);
+        if (mine.size() > 0 && later) total = one_.total(0, mine, clalgo::detail::part_of(arguments, 0, mine.start)...);
         const auto prefixes = ranks_->combine(total, mine.size() > 0, neutral_, scan_expr_, preamble_, build_options_,
                                              [] { return T{}; });
         // this rank's carry: the prefix of the ranks before it that had a share
@@ -212,11 +227,14 @@ public:
         detail::check(MPI_Exscan(&has, &before, 1, MPI_INT, MPI_SUM, ranks_->communicator()), "MPI_Exscan");
         if (ranks_->rank() == 0) before = 0;
         if (mine.size() > 0)
-            one_.scan_from(0, mine, before > 0, before > 0 ? prefixes[std::size_t(before - 1)] : T{}, arguments...).wait();
+            one_.scan_from(0, mine, before > 0, before > 0 ? prefixes[std::size_t(before - 1)] : T{},
+                           clalgo::detail::part_of(arguments, 0, mine.start)...)
+                .wait();
     }
 
 private:
     const Ranks* ranks_;  ///< the caller's, so that its weights are the ones in force
+    std::shared_ptr<const DeviceSet> device_;  ///< the rank's one device, which one_ refers to (copies share it)
     SplitScanKernel<T> one_;
     std::string neutral_, scan_expr_, preamble_, build_options_;
 };

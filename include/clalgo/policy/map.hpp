@@ -27,7 +27,7 @@ struct MapPolicy {
     bool contiguous_chunks = false;  ///< each work-item takes one contiguous chunk (CPUs), else tiles
     /// GPUs: items per work-item in a tile (the group's size x items consecutive items, each work-item's strided
     /// by the group's size). H100, a copy of 2^28 floats: 4 items 710 us, 8 items 720 us, a grid-stride loop of
-    /// compute_units x 64 groups 772 us; clEnqueueCopyBuffer 715 us (docs/performance.md).
+    /// compute_units x 64 groups 772 us; clEnqueueCopyBuffer 715 us (docs/architecture.md).
     std::size_t items = 4;
     /// fill by a map kernel rather than clEnqueueFillBuffer (H100, 2^28 floats: 328 us against 635 us)
     bool fill_by_kernel = false;

@@ -40,6 +40,10 @@ struct RadixSortPolicy {
     std::size_t group_size = 1;   ///< onesweep: work-items per group
     std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
+    /// onesweep, NVIDIA's ranking: the lowest lane of each digit adds to the warp's counter atomically and hands
+    /// the count before to its lanes by a shuffle, rather than all reading it and the lowest writing it between
+    /// two warp barriers
+    bool rank_atomics = false;
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool early_counts = true;     ///< onesweep: each tile's counts published before its keys are placed
@@ -147,7 +151,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const std::size_t largest = std::min<std::size_t>(1024, info.max_work_group_size);
     if (device == DeviceClass::nvidia_gpu) {
         // 256 x 28 keys a tile (fewer where local memory runs short): on an H100 a pass over 2^26 uint32 keys
-        // took 0.54 ms with 28, 0.58 ms with 24 and 0.65 ms with 20 keys a work-item (docs/performance.md)
+        // took 0.54 ms with 28, 0.58 ms with 24 and 0.65 ms with 20 keys a work-item (docs/architecture.md)
         policy.group_size = 256;
         policy.items = 28;
     } else if (device == DeviceClass::other_gpu) {
@@ -167,17 +171,20 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const std::size_t group = std::min(policy.group_size, largest);
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
+    // checked on every onesweep device; no H100 measurement yet says which of the two is faster
+    const bool rank_atomics = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"}).value_or("sync") == "atomic";
+    policy.rank_atomics = policy.match_rank && rank_atomics;
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
-    // on in tiles of 28 (docs/performance.md): tiers up to 2^15 and 2^21 keys
+    // on in tiles of 28 (docs/architecture.md): tiers up to 2^15 and 2^21 keys
     if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
     if (auto tiers = radix_tiers_variable("CLALGO_SORT_TIERS")) policy.tiers = *tiers;
     if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
         policy.value_exchange = *values != "gather";
         policy.early_values = *values == "exchange";
     }
-    // each tile's counts published before its keys are placed: on an H200 at 2^28 keys (run 69), 32-bit keys took
+    // each tile's counts published before its keys are placed: on an H200 at 2^28 keys, 32-bit keys took
     // 7.16 ms for 7.64 alone and 9.27 for 9.87 in pairs, but 64-bit keys (in halves) 22.9 ms for 19.0
     policy.early_counts = tuning_switch("CLALGO_SORT_EARLY_COUNTS").value_or(key_size <= 4);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
@@ -234,7 +241,7 @@ inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
 /// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at
 /// least 8 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
 /// each digit's ranking is short. On an H100, 4096 keys sorted fastest in 512 x 8 (against 256 x 16 and
-/// 1024 x 4: docs/performance.md). The one-tile sort moves item numbers through local memory, not values (it
+/// 1024 x 4: docs/architecture.md). The one-tile sort moves item numbers through local memory, not values (it
 /// gathers each value once, at the end).
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {

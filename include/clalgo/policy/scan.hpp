@@ -116,7 +116,7 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     }
     if (plan.algorithm == ScanAlgorithm::chained) {
         // blocks of 256 KiB of values stay in a core's cache between the fold and the scan (on the 2-core
-        // development machine 64 to 256 KiB did best, docs/performance.md); forced, small blocks exercise the
+        // development machine 64 to 256 KiB did best, docs/architecture.md); forced, small blocks exercise the
         // look-back over many blocks
         const std::string key = "scan." + std::to_string(traits.value_size) + ".block_items";
         const std::uint64_t automatic = std::max<std::uint64_t>(256, (256 << 10) / std::max<std::size_t>(1, traits.value_size));
@@ -132,12 +132,12 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     const bool ballot = traits.plain_compaction && plan.algorithm == ScanAlgorithm::single_pass && nvidia &&
                         tuning_switch("CLALGO_SCAN_BALLOT").value_or(true);
     // tiles of 64 work-items with up to 64 items each, about 16 KiB of values: on an H200, 64 x 64 int32
-    // beat 256 x 16, 128 x 32, 32 x 128 and the other shapes tried (docs/performance.md); smaller tiles
+    // beat 256 x 16, 128 x 32, 32 x 128 and the other shapes tried (docs/architecture.md); smaller tiles
     // where a tiled algorithm is forced on a CPU, to exercise many tiles. Ballot compaction keeps no values
     // in local memory: there 128 x 32 beat the other shapes from 32 x 16 to 256 x 64 on an H200.
     const std::size_t largest = power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
     // reduce_by_key's pairs: on an H100, 256 x 8 took 2,267 us for 2^28 items against 2,622 us for the plain
-    // scans' 64 x 32 and 2,486 us for 128 x 16 (docs/performance.md, "By key")
+    // scans' 64 x 32 and 2,486 us for 128 x 16 (docs/architecture.md, "Design notes")
     const std::string prefix = ballot ? "compaction." : traits.composite ? "scan.composite." + std::to_string(traits.value_size) + "."
                                                                          : "scan." + std::to_string(traits.value_size) + ".";
     plan.group_size = power_of_two_at_most(std::min<std::size_t>(
@@ -147,7 +147,7 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
                  : std::clamp<std::size_t>(16384 / (plan.group_size * traits.value_size), 1, 64);
     if (cpu) plan.items = std::min<std::size_t>(plan.items, 4);
     if (auto items = tuned.get(prefix + "items", 1, 64)) plan.items = static_cast<std::size_t>(*items);
-    // tuning knobs for experiments (docs/performance.md): items per work-item, work-group size
+    // tuning knobs for experiments (docs/caching-and-environment.md): items per work-item, work-group size
     if (auto items = tuning_number("CLALGO_SCAN_ITEMS", 1, 64)) plan.items = static_cast<std::size_t>(*items);
     if (auto group = tuning_number("CLALGO_SCAN_GROUP_SIZE", 32, 1024))
         plan.group_size = power_of_two_at_most(std::min<std::size_t>(static_cast<std::size_t>(*group), largest));
@@ -156,7 +156,7 @@ inline ScanPlan scan_policy(const DeviceInfo& info, const ScanTraits& traits, co
     plan.warp_shuffle = nvidia && traits.value_size % 4 == 0 && plan.group_size >= 32;
     plan.packed_status = traits.value_size <= 4 && info.has_int64_atomics;
     // reduce_by_key's 8-byte (run count, value) pairs on an H100: 1,722 us at 2^28 with one 16-byte word,
-    // 2,303 us with the status and the value apart behind a device fence (docs/performance.md)
+    // 2,303 us with the status and the value apart behind a device fence (docs/architecture.md)
     const bool wide_possible =
         !plan.packed_status && traits.value_size <= 8 && plan.algorithm == ScanAlgorithm::single_pass;
     plan.wide_packed_status = wide_possible && tuning_switch("CLALGO_SCAN_WIDE_STATUS").value_or(nvidia);

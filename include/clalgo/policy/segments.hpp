@@ -18,7 +18,9 @@ namespace clalgo {
 /// as wide as a segment holds `items` per work-item (a power of two), each work-item folding a contiguous slice
 /// `items` loads at a time, the slices combined in order (by warp shuffles on NVIDIA for teams of up to 32).
 struct SegmentedReducePolicy {
+    /// Work-items of a work-group.
     std::size_t group_size = 1;
+    /// The most work-groups a launch takes.
     std::size_t max_groups = 1;
     std::size_t items = 8;       ///< loads in flight per work-item, and the slice a team aims at per work-item
     bool warp_shuffle = false;   ///< teams of up to 32 combine by NVIDIA warp shuffles
@@ -65,7 +67,9 @@ inline SegmentedReducePolicy segmented_reduce_policy(const DeviceInfo& info, std
 /// registers, one (runs, value) pair per work-item is scanned) or the generic scan of one pair per item. GPUs get
 /// the tile kernel; CPUs the scan, whose serial algorithm suits them.
 struct ReduceByKeyPolicy {
+    /// Whether the tile kernel runs (else the scan of one pair per item).
     bool tile_kernel = false;
+    /// Work-items of a work-group.
     std::size_t group_size = 256;
     std::size_t items = 8;      ///< consecutive items per work-item (at most 32: their run starts are one bit mask)
     bool warp_shuffle = false;  ///< the pairs are scanned by NVIDIA warp shuffles
@@ -83,7 +87,7 @@ inline ReduceByKeyPolicy reduce_by_key_policy(const DeviceInfo& info, std::size_
     policy.tile_kernel = forced ? *forced == "tile" : kind != DeviceClass::cpu;
     policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
     // a tile of keys and values staged in local memory: 32 KiB for 16 items of 4-byte keys and values (H100,
-    // 2^28 float values by uint32 keys: 1,240 us with 16 items, 1,331 us with 12; docs/performance.md)
+    // 2^28 float values by uint32 keys: 1,240 us with 16 items, 1,331 us with 12; docs/architecture.md)
     policy.items = std::clamp<std::size_t>(128 / std::max<std::size_t>(item_bytes, 1), 1, 16);
     if (const auto items = detail::tuning_number("CLALGO_REDUCE_BY_KEY_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
     const auto local_bytes = [&] { return policy.group_size * (policy.items * item_bytes + pair_bytes) + 1024; };
@@ -98,7 +102,9 @@ inline ReduceByKeyPolicy reduce_by_key_policy(const DeviceInfo& info, std::size_
 /// `local_bins`), then adds it to the result with one global atomic per bin. A CPU gets work-groups of one
 /// work-item over one contiguous chunk each (plain increments, no atomics in the loop).
 struct HistogramPolicy {
+    /// Work-items of a work-group.
     std::size_t group_size = 1;
+    /// Work-groups of a launch.
     std::size_t groups = 1;
     std::size_t local_bins = 0;      ///< bins kept in local memory; more bins count straight into global memory
     bool contiguous_chunks = false;  ///< one contiguous chunk per work-item instead of a grid-stride loop
@@ -128,8 +134,11 @@ inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n) 
 /// ListOfListsBuilder's two passes over the indices: contiguous chunks on a CPU, one index per work-item (grid
 /// stride beyond) on a GPU.
 struct ListBuilderPolicy {
+    /// Work-items of a work-group.
     std::size_t group_size = 1;
+    /// Work-groups of a launch.
     std::size_t groups = 1;
+    /// One contiguous chunk of indices per work-item.
     bool contiguous_chunks = false;
 };
 

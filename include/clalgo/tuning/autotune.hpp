@@ -1,6 +1,6 @@
 // The autotuner: on the queue's device, times the candidate policies of each tuned primitive (the reduction,
 // the scan of 4- and 8-byte values, the ballot compaction, the radix sort) at a few sizes, keeps the best of
-// each and stores them in the device's tuning file (tuning/store.hpp), which every later run then uses. The
+// each and stores them in the device's tuning file (policy/tuned_store.hpp), which every later run then uses. The
 // clalgo-tune program (tools/) runs it from the command line.
 //   clalgo::TuningReport report = clalgo::autotune(queue);   // minutes on a GPU, seconds on a CPU
 //   std::cout << report.summary();
@@ -17,7 +17,7 @@
 #include <clalgo/policy/radix_sort.hpp>
 #include <clalgo/policy/reduction.hpp>
 #include <clalgo/policy/scan.hpp>
-#include <clalgo/tuning/store.hpp>
+#include <clalgo/policy/tuned_store.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -57,7 +57,9 @@ struct TuningTrial {
 /// What the tuner measured and chose.
 struct TuningReport {
     std::string device;                            ///< DeviceInfo::description()
+    /// The sizes each candidate was timed at.
     std::vector<std::int64_t> sizes;
+    /// Every candidate timed, the hand-set policies among them.
     std::vector<TuningTrial> trials;
     std::map<std::string, std::uint64_t> chosen;   ///< the values stored, by key
     double seconds = 0;                            ///< the tuner's own run time

@@ -1,0 +1,42 @@
+# The layers of docs/architecture.md hold (ctest check_layers, label docs):
+#   cmake -DROOT=<clalgo source> -P tests/check_layers.cmake
+# A header of include/clalgo/<folder>/ includes clalgo headers of its own folder and of the folders before it in
+# this list only, so that no arrow runs back up.
+cmake_minimum_required(VERSION 3.16)
+
+if(NOT DEFINED ROOT)
+  message(FATAL_ERROR "check_layers.cmake: pass -DROOT=<clalgo source directory>")
+endif()
+
+set(layers core cl codegen policy kernels algorithm tuning multi)
+set(failures "")
+file(GLOB folders LIST_DIRECTORIES true ${ROOT}/include/clalgo/*)
+foreach(folder IN LISTS folders)
+  if(IS_DIRECTORY ${folder})
+    get_filename_component(name ${folder} NAME)
+    if(NOT name IN_LIST layers)
+      list(APPEND failures "include/clalgo/${name}/ is in no layer: add it to docs/architecture.md and here")
+    endif()
+  endif()
+endforeach()
+foreach(layer IN LISTS layers)
+  list(FIND layers ${layer} rank)
+  file(GLOB headers ${ROOT}/include/clalgo/${layer}/*.hpp)
+  foreach(header IN LISTS headers)
+    file(STRINGS ${header} includes REGEX "^#include <clalgo/[a-z_]+/")
+    foreach(include IN LISTS includes)
+      string(REGEX REPLACE "^#include <clalgo/([a-z_]+)/.*" "\\1" used "${include}")
+      list(FIND layers ${used} used_rank)
+      if(used_rank GREATER rank)
+        file(RELATIVE_PATH name ${ROOT} ${header})
+        list(APPEND failures "${name} includes clalgo/${used}/, a layer below its own")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(failures)
+  string(REPLACE ";" "\n  " failures "${failures}")
+  message(FATAL_ERROR "The layers of docs/architecture.md do not hold:\n  ${failures}")
+endif()
+message(STATUS "check_layers: every header of include/clalgo includes only its own layer and those above it")
