@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -590,4 +591,84 @@ TEST(MemoryPressure, AnAllocationThatCannotFitFailsNamingWhatWasAskedTheLimitsAn
     const std::size_t above = static_cast<std::size_t>(q.info().max_allocation_bytes) + 1;
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<clalgo::DeviceMemoryError>([&] { Array<std::uint8_t> a(q, above); }),
                                       "more than '" + q.info().name + "' allows in one buffer"));
+}
+
+namespace {
+
+/// One round of a device filled for real: plain arrays (each written, so that the driver places it) up to about
+/// 95 % of the device's memory with two more in the pool's cache, then more arrays until the device refuses. Returns
+/// whether an allocation succeeded by releasing the cache, and checks that the refusal names the call.
+bool fill_the_device_once(clalgo::Queue& q, std::size_t chunk) {
+    auto& pool = MemoryPool::of(q.context());
+    const std::uint64_t total = q.info().global_memory_bytes;
+    std::vector<Array<std::uint8_t>> held;
+    std::uint64_t allocated = 0;
+    try {
+        while (allocated + 3 * chunk <= total / 100 * 95) {
+            held.emplace_back(q, chunk);
+            held.back().fill(q, static_cast<std::uint8_t>(held.size()));
+            allocated += chunk;
+        }
+    } catch (const clalgo::DeviceMemoryError&) {
+        // a device whose driver or other processes hold more than 5 % refuses earlier: room for the cache below
+        for (int k = 0; k < 3 && !held.empty(); ++k) held.pop_back();
+        q.finish();
+    }
+    {
+        Array<std::uint8_t> a(q, chunk, clalgo::pooled), b(q, chunk, clalgo::pooled);
+        a.fill(q, 1);
+        b.fill(q, 2);
+        q.finish();
+    }
+    EXPECT_GE(pool.statistics().bytes_cached, 2 * chunk);
+    bool released_and_fit = false;
+    std::string refusal;
+    for (std::size_t attempt = 0; attempt < total / chunk + 4 && refusal.empty(); ++attempt) {
+        const std::uint64_t cached_before = pool.statistics().bytes_cached;
+        try {
+            held.emplace_back(q, chunk);
+            held.back().fill(q, static_cast<std::uint8_t>(held.size()));
+            q.finish();
+            if (cached_before >= chunk && pool.statistics().bytes_cached < cached_before) released_and_fit = true;
+        } catch (const clalgo::DeviceMemoryError& error) {
+            refusal = error.what();
+        }
+    }
+    EXPECT_FALSE(refusal.empty()) << "the device never refused";
+    EXPECT_TRUE(clalgo_test::contains(refusal, "cannot allocate")) << refusal;
+    EXPECT_TRUE(clalgo_test::contains(refusal, "memory pool held")) << refusal;
+    // what was written is there: the first byte of every array
+    std::vector<std::uint8_t> first(held.size());
+    for (std::size_t k = 0; k < held.size(); ++k) held[k].view(0, 1).read(q, &first[k]);
+    for (std::size_t k = 0; k < held.size(); ++k) EXPECT_EQ(first[k], static_cast<std::uint8_t>(k + 1)) << k;
+    std::printf("[ filled   ] %zu arrays of %zu MiB on '%s' (%.1f GiB in all); the cache released for one: %s\n",
+                held.size(), chunk >> 20, q.info().name.c_str(), double(total) / double(1u << 30),
+                released_and_fit ? "yes" : "no");
+    return released_and_fit;
+}
+
+}  // namespace
+
+// On a real device (CLALGO_TEST_FILL_DEVICE=1: it takes the whole device, so it is not run by default): filled to
+// 95 %, an allocation that fits only once the pool's cache is released succeeds, one that cannot fit throws
+// DeviceMemoryError naming the call, and a second round leaves the process's memory where the first left it.
+TEST(MemoryPressure, ADeviceFilledForRealReleasesTheCacheThenRefusesAndLeaksNothing) {
+    const char* on = std::getenv("CLALGO_TEST_FILL_DEVICE");
+    if (on == nullptr || std::string(on) != "1") GTEST_SKIP() << "takes the whole device: set CLALGO_TEST_FILL_DEVICE=1";
+    auto ctx = fresh_context();
+    clalgo::Queue q(ctx);
+    const std::size_t chunk = std::min<std::size_t>(std::size_t(1) << 30, q.info().max_allocation_bytes / 2);
+    EXPECT_TRUE(fill_the_device_once(q, chunk));
+    q.finish();
+    MemoryPool::of(ctx).free_all();
+    const std::uint64_t resident_after_first = resident_bytes();
+    EXPECT_TRUE(fill_the_device_once(q, chunk));
+    q.finish();
+    MemoryPool::of(ctx).free_all();
+    const std::uint64_t resident_after_second = resident_bytes();
+    std::printf("[ resident ] %.1f MiB after the first round, %.1f MiB after the second\n",
+                double(resident_after_first) / double(1u << 20), double(resident_after_second) / double(1u << 20));
+    EXPECT_LT(resident_after_second, resident_after_first + (16u << 20));
+    EXPECT_EQ(MemoryPool::of(ctx).statistics().bytes_in_use, 0u);
+    EXPECT_EQ(MemoryPool::of(ctx).statistics().bytes_cached, 0u);
 }
