@@ -364,7 +364,7 @@ struct FormRun {
 };
 
 /// Runs a form (`textbook` or `fused`) `runs` times after a warm-up run, each from x = 0, timing the iterations
-/// alone (the reset is not timed, as in the CUDA anchor bench/cg_peer.cu).
+/// alone (the reset is not timed, as in the CUDA peer benchmarks/gpu/cg_peer.cu).
 template <class Form>
 FormRun time_form(Solver& solver, int runs, Form form) {
     FormRun best;
@@ -423,7 +423,7 @@ int run(int argc, char** argv) {
                       "specs (\"0:0,0:1\"), exchanging the boundary rows each iteration",
                       devices_text);
     command_line.flag("--sweep", "grids 32, 64, ... up to --grid, 100 iterations each, one line per grid and form in the "
-                                 "format of the CUDA anchor (bench/cg_peer.cu)", sweep);
+                                 "format of the CUDA peer (benchmarks/gpu/cg_peer.cu)", sweep);
     command_line.epilogue("Examples:\n  cg\n  cg --grid 512 --iterations 200\n  cg --sweep --grid 4096");
     if (!command_line.parse(argc, argv)) return 0;
     if (grid && (*grid < 2 || *grid > 32768)) throw example::UsageError("--grid: need 2 to 32768");
@@ -442,7 +442,7 @@ int run(int argc, char** argv) {
 
     bool passed = true;
     if (sweep) {
-        // one line per grid and form, as bench/cg_peer.cu prints them, then the check against the host's CG
+        // one line per grid and form, as benchmarks/gpu/cg_peer.cu prints them, then the check against the host's CG
         const int largest = int(grid.value_or(4096));
         const int count = int(iterations.value_or(100));
         for (int g = 32; g <= largest; g *= 2) {
