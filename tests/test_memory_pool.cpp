@@ -626,17 +626,19 @@ bool fill_the_device_once(clalgo::Queue& q, std::size_t chunk) {
     for (std::size_t attempt = 0; attempt < total / chunk + 4 && refusal.empty(); ++attempt) {
         const std::uint64_t cached_before = pool.statistics().bytes_cached;
         try {
-            held.emplace_back(q, chunk);
-            held.back().fill(q, static_cast<std::uint8_t>(held.size()));
+            Array<std::uint8_t> more(q, chunk);
+            more.fill(q, static_cast<std::uint8_t>(held.size() + 1));
             q.finish();
+            held.push_back(std::move(more));
             if (cached_before >= chunk && pool.statistics().bytes_cached < cached_before) released_and_fit = true;
         } catch (const clalgo::DeviceMemoryError& error) {
+            // NVIDIA's driver places a buffer at its first use: there the refusal comes from that command
             refusal = error.what();
         }
     }
     EXPECT_FALSE(refusal.empty()) << "the device never refused";
-    EXPECT_TRUE(clalgo_test::contains(refusal, "cannot allocate")) << refusal;
-    EXPECT_TRUE(clalgo_test::contains(refusal, "memory pool held")) << refusal;
+    EXPECT_TRUE(clalgo_test::contains(refusal, "cannot allocate") || clalgo_test::contains(refusal, "out of memory"))
+        << refusal;
     // what was written is there: the first byte of every array
     std::vector<std::uint8_t> first(held.size());
     for (std::size_t k = 0; k < held.size(); ++k) held[k].view(0, 1).read(q, &first[k]);
