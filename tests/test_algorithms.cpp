@@ -196,7 +196,7 @@ TEST(CopyIf, ChainedBlocksBeyondTheBitsAWorkItemHoldsKeepAndPartitionEveryItem) 
     for (const auto& [kept, chosen] : thresholds(host)) {
         SCOPED_TRACE("keeping " + kept);
         std::vector<std::int32_t> expected;
-        std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [&](std::int32_t v) { return v < chosen; });
+        std::copy_if(host.begin(), host.end(), std::back_inserter(expected), [&, limit = chosen](std::int32_t v) { return v < limit; });
         const auto result = clalgo::copy_if(own_queue, input, "ary[i] < threshold", with_threshold(chosen, ScanAlgorithm::chained));
         ASSERT_EQ(result.count.get(own_queue), std::int64_t(expected.size()));
         EXPECT_TRUE(equal_vectors(result.values.view(0, expected.size()).to_host(own_queue), expected));

@@ -142,7 +142,7 @@ TEST(LongInputs, EveryEntryPointRefusesAMegabyteOfTextThatWouldStallOrCrashTheCo
     clalgo::ListOfListsBuilder(context(), {{"items", "int"}}, "APPEND_items(1);", "const float *x");
     for (const auto& role : every_role())
         for (const auto& [shape, text] : refused_texts()) {
-            const double seconds = seconds_to_refuse(role.name + ", " + shape, [&] { role.call(text); });
+            const double seconds = seconds_to_refuse(role.name + ", " + shape, [&, &code = text] { role.call(code); });
             EXPECT_LT(seconds, 1.0 * slower) << role.name << ", " << shape;
         }
 }

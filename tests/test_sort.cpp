@@ -252,7 +252,7 @@ void expect_one_pass_per_byte(SortAlgorithm algorithm) {
     const int width = int(bytes) * 8;
     for (auto [begin, end] : {std::pair{0, width - 1}, std::pair{3, 4}, std::pair{width / 2, width}}) {
         const std::uint64_t passes = std::uint64_t(end - begin + 7) / 8;
-        EXPECT_EQ(kernels_launched_by([&] { keys_only(queue(), keys, sorted, {false, begin, end}); }),
+        EXPECT_EQ(kernels_launched_by([&, first = begin, last = end] { keys_only(queue(), keys, sorted, {false, first, last}); }),
                   kernels_for(algorithm, passes)) << "bits " << begin << ".." << end;
     }
     EXPECT_EQ(kernels_launched_by([&] { keys_only(queue(), keys, {false, 5, 5}); }), 0u) << "no bits, in place";

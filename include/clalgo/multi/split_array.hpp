@@ -148,7 +148,10 @@ std::pair<std::vector<std::size_t>, std::vector<std::int64_t>> split_layout(cons
 template <class... Args>
 void map(const DeviceSet& devices, const ElementwiseKernel& kernel, const Args&... arguments) {
     (detail::check_parts(arguments, devices.size(), "map"), ...);
-    const auto [sizes, offsets] = detail::split_layout("map", devices.size(), arguments...);
+    // named references, not a structured binding: lambdas of C++17 may not capture those (clang refuses)
+    const auto layout = detail::split_layout("map", devices.size(), arguments...);
+    const std::vector<std::size_t>& sizes = layout.first;
+    const std::vector<std::int64_t>& offsets = layout.second;
     std::vector<std::size_t> used;
     for (std::size_t d = 0; d < devices.size(); ++d)
         if (sizes[d] > 0) used.push_back(d);
@@ -167,7 +170,9 @@ void map(const DeviceSet& devices, const ElementwiseKernel& kernel, const Args&.
 template <class T, class... Args>
 T reduce(const DeviceSet& devices, const ReductionKernel<T>& kernel, const Args&... arguments) {
     (detail::check_parts(arguments, devices.size(), "reduce"), ...);
-    const auto [sizes, offsets] = detail::split_layout("reduce", devices.size(), arguments...);
+    const auto layout = detail::split_layout("reduce", devices.size(), arguments...);
+    const std::vector<std::size_t>& sizes = layout.first;
+    const std::vector<std::int64_t>& offsets = layout.second;
     std::vector<std::size_t> used;
     for (std::size_t d = 0; d < devices.size(); ++d)
         if (sizes[d] > 0) used.push_back(d);
@@ -198,7 +203,9 @@ T reduce(const DeviceSet& devices, const ReductionKernel<T>& kernel, const Args&
 template <class T, class... Args>
 void scan(const DeviceSet& devices, const SplitScanKernel<T>& kernel, const Args&... arguments) {
     (detail::check_parts(arguments, devices.size(), "scan"), ...);
-    const auto [sizes, offsets] = detail::split_layout("scan", devices.size(), arguments...);
+    const auto layout = detail::split_layout("scan", devices.size(), arguments...);
+    const std::vector<std::size_t>& sizes = layout.first;
+    const std::vector<std::int64_t>& offsets = layout.second;
     std::vector<std::size_t> used;
     std::vector<IndexRange> runs;
     std::vector<std::int64_t> starts;
