@@ -569,7 +569,8 @@ int main(int argc, char** argv) {
     // of the first minute's (a median, so that one measurement taken while the driver held a block for a moment
     // does not decide, and a leak, which raises every later one, does)
     auto& pool = clalgo::MemoryPool::of(context);
-    const double first_minute = 60.0;
+    // the first minute, or the first report where reports are a minute or more apart
+    const double first_minute = std::max(60.0, 1.5 * settings.report_every);
     std::vector<std::uint64_t> resident_before, resident_after, in_use_before, in_use_after;
     double next_report = settings.report_every;
     while (elapsed() < settings.seconds) {
