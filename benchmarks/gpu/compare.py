@@ -135,8 +135,8 @@ def main() -> None:
                      "--benchmark_display_aggregates_only=true", "--benchmark_out_format=json",
                      f"--benchmark_out={os.path.join(out, name + '.json')}"],
                     os.path.join(out, name + ".txt"), environment)
-    # host_cost times the host's side of a call: not while nvcc takes the CPU (1 to 3 µs more a launch on an H100's
-    # host when it did)
+    # host_cost times the host's side of a call: not while nvcc takes a CPU (its raw launches took 1 to 3 µs more on
+    # an H100's host when it ran beside nvcc)
     if compile_job is not None and compile_job.wait() != 0:
         sys.exit(f"compare.py: nvcc failed (see {os.path.join(out, 'nvcc.log')}); clalgo's results are in {out}")
     if args.host_cost:
