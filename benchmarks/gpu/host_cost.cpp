@@ -189,7 +189,7 @@ static void device_timeline(const clalgo::Context& ctx) {
         }
         std::sort(run.begin(), run.end());
         std::sort(gap.begin(), gap.end());
-        std::printf("%-40s last kernel runs %.2f us (median), device idle before it %.2f us (median)\n", name,
+        std::printf("%-40s last kernel takes %.2f us (median), device idle before it %.2f us (median)\n", name,
                     run[run.size() / 2], gap[gap.size() / 2]);
     };
     for (std::size_t n : {std::size_t(1024), std::size_t(1) << 20}) {

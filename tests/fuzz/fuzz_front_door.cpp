@@ -22,43 +22,16 @@
 
 namespace {
 
-clalgo::DeviceInfo described(int which) {
-    clalgo::DeviceInfo info;
-    info.has_fp64 = true;
-    info.has_int64_atomics = true;
-    info.global_memory_bytes = std::uint64_t(16) << 30;
-    info.max_allocation_bytes = std::uint64_t(4) << 30;
-    info.local_memory_bytes = 48 * 1024;
-    if (which == 0) {
-        info.name = "NVIDIA H100";
-        info.vendor = "NVIDIA Corporation";
-        info.platform_name = "NVIDIA CUDA";
-        info.is_gpu = info.is_nvidia = true;
-        info.compute_units = 132;
-        info.max_work_group_size = 1024;
-    } else if (which == 1) {
-        info.name = "pthread-haswell";
-        info.platform_name = "Portable Computing Language";
-        info.is_cpu = true;
-        info.compute_units = 2;
-        info.max_work_group_size = 4096;
-        info.local_memory_bytes = 256 * 1024;
-    } else {
-        info.name = "Other GPU";
-        info.platform_name = "Other";
-        info.is_gpu = true;
-        info.compute_units = 16;
-        info.max_work_group_size = 256;
-        info.local_memory_bytes = 32 * 1024;
-    }
-    info.version = info.opencl_c_version = "OpenCL 1.2";
-    return info;
-}
-
 const clalgo::Context& context(int which) {
-    static const std::vector<clalgo::Context> contexts{clalgo::detail::context_for_sources({described(0)}),
-                                                       clalgo::detail::context_for_sources({described(1)}),
-                                                       clalgo::detail::context_for_sources({described(2)})};
+    static const std::vector<clalgo::Context> contexts = [] {
+        std::vector<clalgo::Context> made;
+        for (auto device : {clalgo::DeviceClass::nvidia_gpu, clalgo::DeviceClass::cpu, clalgo::DeviceClass::other_gpu}) {
+            clalgo::DeviceInfo info = clalgo::typical_device(device);
+            info.version = info.opencl_c_version = "OpenCL 1.2";
+            made.push_back(clalgo::detail::context_for_sources({info}));
+        }
+        return made;
+    }();
     return contexts[static_cast<std::size_t>(which)];
 }
 
