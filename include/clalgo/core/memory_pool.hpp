@@ -115,6 +115,9 @@ inline void place_on_device(const Queue& queue, const cl::Buffer& buffer) {
     if (status != CL_SUCCESS) rethrow(cl::Error(status, "clEnqueueMigrateMemObjects"), "placing a new array on its device");
 }
 
+/// What `pool` holds, its cached buffers released first where `release` is set (for allocate_device_memory).
+inline PoolHoldings holdings_of(MemoryPool& pool, bool release);
+
 }  // namespace detail
 
 /// The device memory pool of a context (take it with MemoryPool::of). Buffers are kept by size class: powers of
@@ -277,12 +280,9 @@ private:
     /// A new buffer; where the device refuses, the cached buffers are released and it is tried once more
     /// (detail::allocate_device_memory).
     cl::Buffer create(const Queue& queue, std::size_t bytes) {
-        cl::Buffer buffer =
-            detail::allocate_device_memory(queue.context(), bytes, "a buffer of the memory pool", [this](bool release) {
-                const MemoryPoolStatistics held = statistics();
-                if (release) free_all();
-                return detail::PoolHoldings{held.bytes_cached, held.bytes_in_use};
-            });
+        cl::Buffer buffer = detail::allocate_device_memory(
+            queue.context(), bytes, "a buffer of the memory pool",
+            [this](bool release) { return detail::holdings_of(*this, release); });
         detail::place_on_device(queue, buffer);
         return buffer;
     }
@@ -392,14 +392,15 @@ private:
 
 namespace detail {
 
+inline PoolHoldings holdings_of(MemoryPool& pool, bool release) {
+    const MemoryPoolStatistics held = pool.statistics();
+    if (release) pool.free_all();
+    return PoolHoldings{held.bytes_cached, held.bytes_in_use};
+}
+
 /// For allocate_device_memory: what the context's memory pool holds, its cached buffers released on demand.
 inline auto memory_pool_of(const Context& context) {
-    return [&context](bool release) {
-        MemoryPool& pool = MemoryPool::of(context);
-        const MemoryPoolStatistics held = pool.statistics();
-        if (release) pool.free_all();
-        return PoolHoldings{held.bytes_cached, held.bytes_in_use};
-    };
+    return [&context](bool release) { return holdings_of(MemoryPool::of(context), release); };
 }
 
 /// A buffer of `bytes` outside the pool (`what` names it in messages); where the device refuses, the pool's
