@@ -286,12 +286,13 @@ private:
 /// for a command that later ones of the same call follow on the in-order queue) receives its event.
 inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
                            const std::vector<cl::Event>& wait, const char* what, cl::Event* done) {
-    try {
-        queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
-                                         local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), done);
-    } catch (const cl::Error& error) {
-        rethrow(error, std::string("launching ") + what);
-    }
+    enqueue_with_memory_retry(
+        queue,
+        [&] {
+            queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
+                                             local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), done);
+        },
+        [&] { return std::string("launching ") + what; });
     LaunchLog::record(kernel, global, local);
 }
 

@@ -83,12 +83,13 @@ public:
     /// Copies the elements to host memory at `destination` (size() elements); blocks until done.
     void read(const Queue& queue, T* destination, const std::vector<cl::Event>& wait = {}) const {
         if (size_ == 0) return;
-        try {
-            queue.get().enqueueReadBuffer(buffer_, CL_TRUE, offset_ * sizeof(T), bytes(), destination,
-                                          detail::wait_list(wait));
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "reading an array back to the host");
-        }
+        detail::enqueue_with_memory_retry(
+            queue,
+            [&] {
+                queue.get().enqueueReadBuffer(buffer_, CL_TRUE, offset_ * sizeof(T), bytes(), destination,
+                                              detail::wait_list(wait));
+            },
+            [] { return std::string("reading an array back to the host"); });
     }
 
     /// The elements, copied to a new host vector; blocks until done.
@@ -108,12 +109,13 @@ public:
     /// Copies size() elements from host memory at `source`; blocks until done.
     void write(const Queue& queue, const T* source, const std::vector<cl::Event>& wait = {}) const {
         if (size_ == 0) return;
-        try {
-            queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, offset_ * sizeof(T), bytes(), source,
-                                           detail::wait_list(wait));
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "writing an array from the host");
-        }
+        detail::enqueue_with_memory_retry(
+            queue,
+            [&] {
+                queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, offset_ * sizeof(T), bytes(), source,
+                                               detail::wait_list(wait));
+            },
+            [] { return std::string("writing an array from the host"); });
     }
 
     /// Copies `source` (exactly size() elements) into the array; blocks until done.
@@ -128,23 +130,31 @@ public:
     Event fill(const Queue& queue, const T& value, const std::vector<cl::Event>& wait = {}) const {
         if (size_ == 0) return detail::marker(queue, wait);
         cl::Event done;
-        try {
-            if constexpr ((sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 128) {
-                queue.get().enqueueFillBuffer(buffer_, value, offset_ * sizeof(T), bytes(), detail::wait_list(wait),
-                                              detail::event_slot(queue, done));
-            } else {
-                // clEnqueueFillBuffer takes patterns of power-of-two sizes only: write a repeated block instead
-                const std::size_t block = std::min<std::size_t>(size_, (std::size_t(1) << 20) / sizeof(T) + 1);
-                const std::vector<T> pattern(block, value);
-                for (std::size_t at = 0; at < size_; at += block) {
-                    const std::size_t count = std::min(block, size_ - at);
-                    queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, (offset_ + at) * sizeof(T), count * sizeof(T),
-                                                   pattern.data(), at == 0 ? detail::wait_list(wait) : nullptr);
-                }
-                return detail::marker(queue, {});
+        auto filling = [] { return std::string("filling an array"); };
+        if constexpr ((sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 128) {
+            cl::Event* slot = detail::event_slot(queue, done);
+            detail::enqueue_with_memory_retry(
+                queue,
+                [&] {
+                    queue.get().enqueueFillBuffer(buffer_, value, offset_ * sizeof(T), bytes(), detail::wait_list(wait),
+                                                  slot);
+                },
+                filling);
+        } else {
+            // clEnqueueFillBuffer takes patterns of power-of-two sizes only: write a repeated block instead
+            const std::size_t block = std::min<std::size_t>(size_, (std::size_t(1) << 20) / sizeof(T) + 1);
+            const std::vector<T> pattern(block, value);
+            for (std::size_t at = 0; at < size_; at += block) {
+                const std::size_t count = std::min(block, size_ - at);
+                detail::enqueue_with_memory_retry(
+                    queue,
+                    [&] {
+                        queue.get().enqueueWriteBuffer(buffer_, CL_TRUE, (offset_ + at) * sizeof(T), count * sizeof(T),
+                                                       pattern.data(), at == 0 ? detail::wait_list(wait) : nullptr);
+                    },
+                    filling);
             }
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "filling an array");
+            return detail::marker(queue, {});
         }
         return detail::call_event(queue, std::move(done));
     }
@@ -156,13 +166,14 @@ public:
                                         std::to_string(destination.size()));
         if (size_ == 0) return detail::marker(queue, wait);
         cl::Event done;
-        try {
-            queue.get().enqueueCopyBuffer(buffer_, destination.buffer(), offset_ * sizeof(T),
-                                          destination.offset() * sizeof(T), bytes(), detail::wait_list(wait),
-                                          detail::event_slot(queue, done));
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "copying an array");
-        }
+        cl::Event* slot = detail::event_slot(queue, done);
+        detail::enqueue_with_memory_retry(
+            queue,
+            [&] {
+                queue.get().enqueueCopyBuffer(buffer_, destination.buffer(), offset_ * sizeof(T),
+                                              destination.offset() * sizeof(T), bytes(), detail::wait_list(wait), slot);
+            },
+            [] { return std::string("copying an array"); });
         return detail::call_event(queue, std::move(done));
     }
 

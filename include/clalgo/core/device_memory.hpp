@@ -106,10 +106,9 @@ inline bool is_allocation_failure(cl_int code) {
            code == CL_INVALID_BUFFER_SIZE;
 }
 
-/// DeviceMemoryError's text: what was asked for and why it failed, the devices' limits, what the pool held.
-inline std::string allocation_failure(const Context& context, std::size_t bytes, const std::string& what,
-                                      const std::string& why, const PoolHoldings& pool, bool released) {
-    std::string text = "clalgo: cannot allocate " + bytes_text(bytes) + " of device memory for " + what + ": " + why;
+/// The end of DeviceMemoryError's text: the devices' limits and what the pool held.
+inline std::string memory_limits_text(const Context& context, const PoolHoldings& pool, bool released) {
+    std::string text;
     for (const auto& device : context.devices()) {
         const DeviceInfo& info = context.info(device);
         text += "; '" + info.name + "' has " + bytes_text(info.global_memory_bytes) + " in all and allows at most " +
@@ -121,6 +120,13 @@ inline std::string allocation_failure(const Context& context, std::size_t bytes,
         text += "; clalgo's memory budget (CLALGO_MEMORY_BUDGET_MB) is " + bytes_text(*budget) + ", of which " +
                 bytes_text(DeviceMemoryBudget::instance().live()) + " are live";
     return text;
+}
+
+/// DeviceMemoryError's text: what was asked for and why it failed, the devices' limits, what the pool held.
+inline std::string allocation_failure(const Context& context, std::size_t bytes, const std::string& what,
+                                      const std::string& why, const PoolHoldings& pool, bool released) {
+    return "clalgo: cannot allocate " + bytes_text(bytes) + " of device memory for " + what + ": " + why +
+           memory_limits_text(context, pool, released);
 }
 
 /// A buffer of `bytes` on `context` (`what` names it in messages: "an array of 10 x float"). `pool(release)`

@@ -9,7 +9,9 @@
 // handle) and the work enqueued before its return on the queue it was drawn for has completed (a marker proves
 // it), or, for clalgo's own results and temporaries (drawn in queue order), to a later draw for that same queue,
 // whose commands the in-order queue runs after that work. In a context of several devices a buffer is reused only
-// for work on the device it was drawn for, so that no device is handed memory that lives on another.
+// for work on the device it was drawn for, so that no device is handed memory that lives on another. Where the
+// device refuses an allocation, or a command (drivers that place a buffer at its first use refuse there), the
+// cached buffers are released and it is tried once more.
 #pragma once
 
 #include <clalgo/core/config.hpp>
@@ -20,6 +22,7 @@
 #include <clalgo/core/queue.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -407,6 +410,54 @@ inline auto memory_pool_of(const Context& context) {
 /// cached buffers are released and it is tried once more.
 inline cl::Buffer allocate_buffer(const Context& context, std::size_t bytes, const std::string& what) {
     return allocate_device_memory(context, bytes, what, memory_pool_of(context));
+}
+
+/// Test hook for the retry below, on runtimes that never refuse a command (PoCL): while `refusals` is above zero,
+/// each command enqueued through enqueue_with_memory_retry is refused as a full device refuses it
+/// (CL_MEM_OBJECT_ALLOCATION_FAILURE) and the count goes down by one. Thread-safe.
+inline std::atomic<int>& injected_command_refusals() {
+    static std::atomic<int> refusals{0};
+    return refusals;
+}
+
+/// Enqueues one command through `enqueue()` (a callable that enqueues it and throws cl::Error where it fails).
+/// Where the runtime refuses it for want of memory, the context's memory pool releases its cached buffers, the
+/// queue is finished so that the runtime frees them, and the command is enqueued once more: runtimes that place a
+/// buffer at its first use (NVIDIA's) refuse a full device there, not at clCreateBuffer. A second refusal is a
+/// DeviceMemoryError naming what was done (`doing()`, called only on failure), the devices' limits and what the
+/// pool held; any other failure is clalgo's Error.
+template <class Enqueue, class Doing>
+void enqueue_with_memory_retry(const Queue& queue, Enqueue&& enqueue, Doing&& doing) {
+    auto refused_here = [] {
+        auto& refusals = injected_command_refusals();
+        int left = refusals.load(std::memory_order_relaxed);
+        while (left > 0 && !refusals.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) {}
+        return left > 0;
+    };
+    try {
+        if (refused_here()) throw cl::Error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "an injected refusal");
+        enqueue();
+        return;
+    } catch (const cl::Error& error) {
+        if (!is_allocation_failure(error.err())) rethrow(error, doing());
+    }
+    const PoolHoldings held = holdings_of(MemoryPool::of(queue.context()), true);
+    try {
+        queue.get().finish();  // what the released buffers' last commands held is freed once they are done
+    } catch (const cl::Error& error) {
+        rethrow(error, doing() + " (waiting for the queue after the device refused the command)");
+    }
+    try {
+        if (refused_here()) throw cl::Error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "an injected refusal");
+        enqueue();
+    } catch (const cl::Error& error) {
+        if (!is_allocation_failure(error.err())) rethrow(error, doing());
+        throw DeviceMemoryError("clalgo: " + doing() + " failed: the device has no memory left for the command: " +
+                                error.what() + " returned " + error_name(error.err()) +
+                                ", also after the memory pool's cached buffers were released (a driver may place a "
+                                "buffer's memory at its first command, so a full device refuses there)" +
+                                memory_limits_text(queue.context(), held, true));
+    }
 }
 
 }  // namespace detail

@@ -225,13 +225,14 @@ private:
 
     static void copy(const Queue& queue, const Place& from, const Place& to, std::size_t element_bytes,
                      std::int64_t n, const std::vector<cl::Event>& wait) {
-        try {
-            queue.get().enqueueCopyBuffer(from.buffer, to.buffer, std::size_t(from.offset) * element_bytes,
-                                          std::size_t(to.offset) * element_bytes, std::size_t(n) * element_bytes,
-                                          detail::wait_list(wait));
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "copying into a sort's temporary");
-        }
+        detail::enqueue_with_memory_retry(
+            queue,
+            [&] {
+                queue.get().enqueueCopyBuffer(from.buffer, to.buffer, std::size_t(from.offset) * element_bytes,
+                                              std::size_t(to.offset) * element_bytes, std::size_t(n) * element_bytes,
+                                              detail::wait_list(wait));
+            },
+            [] { return std::string("copying into a sort's temporary"); });
     }
 
     std::size_t device_index(const detail::KernelProgram::OnDevice& on) const {

@@ -465,12 +465,13 @@ private:
     /// Copies `count` elements of `size` bytes; the places' offsets are in elements.
     static void copy(const Queue& queue, const Place& from, const Place& to, std::uint64_t count, std::size_t size,
                      std::vector<cl::Event>& wait, cl::Event* done) {
-        try {
-            queue.get().enqueueCopyBuffer(from.buffer, to.buffer, from.offset * size, to.offset * size, count * size,
-                                          detail::wait_list(wait), done);
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "copying the radix sort's result");
-        }
+        detail::enqueue_with_memory_retry(
+            queue,
+            [&] {
+                queue.get().enqueueCopyBuffer(from.buffer, to.buffer, from.offset * size, to.offset * size,
+                                              count * size, detail::wait_list(wait), done);
+            },
+            [] { return std::string("copying the radix sort's result"); });
         wait.clear();
     }
 

@@ -169,12 +169,11 @@ public:
             }
         }
         cl::Event done;
-        try {
-            queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, detail::wait_list(wait),
-                                             detail::event_slot(queue, done));
-        } catch (const cl::Error& error) {
-            detail::rethrow(error, "launching kernel '" + name() + "'");
-        }
+        cl::Event* slot = detail::event_slot(queue, done);
+        detail::enqueue_with_memory_retry(
+            queue,
+            [&] { queue.get().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, detail::wait_list(wait), slot); },
+            [&] { return "launching kernel '" + name() + "'"; });
         return detail::call_event(queue, std::move(done));
     }
 

@@ -271,11 +271,10 @@ private:
             // the queue's scratch buffer before this read. Blocking: on NVIDIA's OpenCL a blocking read of a few
             // bytes into pageable memory returns in about 25 µs, a non-blocking one waited for in about 55 µs
             // (docs/architecture.md, "Design notes").
-            try {
-                queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back);
-            } catch (const cl::Error& error) {
-                detail::rethrow(error, "reading the result of '" + options_.name + "'");
-            }
+            detail::enqueue_with_memory_retry(
+                queue,
+                [&] { queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back); },
+                [&] { return "reading the result of '" + options_.name + "'"; });
         }
         return done;
     }

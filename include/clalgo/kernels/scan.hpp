@@ -352,13 +352,14 @@ private:
         const std::vector<cl::Event> none;
         auto copy_carry = [&] {
             if (!carry_element) return;
-            try {
-                queue.get().enqueueCopyBuffer(carry_element->buffer(), scratch.memory.buffer,
-                                              carry_element->offset() * sizeof(T), call.carry_at, sizeof(T),
-                                              detail::wait_list(wait), nullptr);
-            } catch (const cl::Error& error) {
-                detail::rethrow(error, "copying the carry-in of " + options_.name);
-            }
+            detail::enqueue_with_memory_retry(
+                queue,
+                [&] {
+                    queue.get().enqueueCopyBuffer(carry_element->buffer(), scratch.memory.buffer,
+                                                  carry_element->offset() * sizeof(T), call.carry_at, sizeof(T),
+                                                  detail::wait_list(wait), nullptr);
+                },
+                [&] { return "copying the carry-in of " + options_.name; });
             kernel_waits = &none;
         };
         auto set = [&](cl::Kernel& kernel, const std::string& name) {

@@ -42,12 +42,13 @@ struct GrowingBuffer {
     /// cheaper for large buffers on GPUs.
     void zero(const Queue& queue) {
         static const unsigned char zeros[64 * 1024] = {};  // lives as long as the process: the write may be queued
-        try {
-            if (bytes <= sizeof zeros) queue.get().enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, zeros);
-            else queue.get().enqueueFillBuffer(buffer, cl_uchar(0), 0, bytes);
-        } catch (const cl::Error& error) {
-            rethrow(error, "clearing scratch memory");
-        }
+        enqueue_with_memory_retry(
+            queue,
+            [&] {
+                if (bytes <= sizeof zeros) queue.get().enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, zeros);
+                else queue.get().enqueueFillBuffer(buffer, cl_uchar(0), 0, bytes);
+            },
+            [] { return std::string("clearing scratch memory"); });
     }
 };
 
