@@ -91,8 +91,13 @@ void register_size(const Data& data, std::int64_t n, bool allocating_form) {
                 if (!check(state, is_kept(data, selection.values, selection.count.get(queue()), n), "wrong copy_if"))
                     return;
             }
+            const auto before = clalgo::MemoryPool::of(clalgo_bench::context()).statistics();
             clalgo_bench::time_device(state,
                                       [&] { benchmark::DoNotOptimize(clalgo::copy_if(queue(), x.device, keep_even)); });
+            // the draws for the result and its count that found no reusable buffer: each costs an allocation
+            const auto after = clalgo::MemoryPool::of(clalgo_bench::context()).statistics();
+            const double draws = double(after.hits + after.misses - before.hits - before.misses);
+            state.counters["pool_misses"] = draws > 0 ? double(after.misses - before.misses) / draws : 0.0;
             set_processed(state, data, n);
         });
     }

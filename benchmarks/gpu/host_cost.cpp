@@ -438,6 +438,13 @@ int main(int argc, char** argv) {
         measure("inclusive scan", q, [&] { scan(q, x, out); });
         measure("inclusive scan, single pass", q, [&] { single_pass_scan(q, x, out); }, single_pass_calls);
         measure("copy_if into", q, [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0"); });
+        {
+            const auto before = clalgo::MemoryPool::of(ctx).statistics();
+            measure("copy_if allocating", q, [&] { auto kept = clalgo::copy_if(q, x, "ary[i] % 2 == 0"); (void)kept; });
+            const auto after = clalgo::MemoryPool::of(ctx).statistics();
+            std::printf("  its pool draws: %llu reused, %llu new\n", (unsigned long long)(after.hits - before.hits),
+                        (unsigned long long)(after.misses - before.misses));
+        }
         measure("copy_if into, single pass", q,
                 [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0", single_pass_selection); }, single_pass_calls);
         measure("compaction kernel direct", q, [&] {
