@@ -268,6 +268,22 @@ TEST(ReduceByKey, TileKernelOnEveryTypeSizeAndItemCount) {
     }
 }
 
+// The tile kernel where it is measured right: on GPUs, and on NVIDIA only for pairs that travel with their
+// look-back status in one word (4-byte values: an 8-byte pair); 8-byte values take the scan form there.
+TEST(ReduceByKeyPolicy, TheTileKernelOnGpusAndOnNvidiaOnlyForPairsOfUpToEightBytes) {
+    using clalgo::DeviceClass;
+    using clalgo::reduce_by_key_policy;
+    clalgo_test::ScopedVariable unforced("CLALGO_REDUCE_BY_KEY", std::nullopt);
+    const auto nvidia = clalgo::typical_device(DeviceClass::nvidia_gpu);
+    EXPECT_TRUE(reduce_by_key_policy(nvidia, 8, 8).tile_kernel);     // int keys, float values: (uint, float)
+    EXPECT_TRUE(reduce_by_key_policy(nvidia, 8, 8).wide_status);
+    EXPECT_FALSE(reduce_by_key_policy(nvidia, 12, 16).tile_kernel);  // double or long values: (uint, double)
+    EXPECT_FALSE(reduce_by_key_policy(clalgo::typical_device(DeviceClass::cpu), 8, 8).tile_kernel);
+    EXPECT_TRUE(reduce_by_key_policy(clalgo::typical_device(DeviceClass::other_gpu), 12, 16).tile_kernel);
+    clalgo_test::ScopedVariable forced("CLALGO_REDUCE_BY_KEY", "tile");
+    EXPECT_TRUE(reduce_by_key_policy(nvidia, 12, 16).tile_kernel);
+}
+
 TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {
     const auto keys = run_keys<std::int32_t>(1000, 1, 3);  // 1000 runs
     auto d_keys = clalgo::to_device(queue(), keys);
