@@ -268,20 +268,30 @@ TEST(ReduceByKey, TileKernelOnEveryTypeSizeAndItemCount) {
     }
 }
 
-// The tile kernel where it is measured right: on GPUs, and on NVIDIA only for pairs that travel with their
-// look-back status in one word (4-byte values: an 8-byte pair); 8-byte values take the scan form there.
-TEST(ReduceByKeyPolicy, TheTileKernelOnGpusAndOnNvidiaOnlyForPairsOfUpToEightBytes) {
-    using clalgo::DeviceClass;
-    using clalgo::reduce_by_key_policy;
-    clalgo_test::ScopedVariable unforced("CLALGO_REDUCE_BY_KEY", std::nullopt);
-    const auto nvidia = clalgo::typical_device(DeviceClass::nvidia_gpu);
-    EXPECT_TRUE(reduce_by_key_policy(nvidia, 8, 8).tile_kernel);     // int keys, float values: (uint, float)
-    EXPECT_TRUE(reduce_by_key_policy(nvidia, 8, 8).wide_status);
-    EXPECT_FALSE(reduce_by_key_policy(nvidia, 12, 16).tile_kernel);  // double or long values: (uint, double)
-    EXPECT_FALSE(reduce_by_key_policy(clalgo::typical_device(DeviceClass::cpu), 8, 8).tile_kernel);
-    EXPECT_TRUE(reduce_by_key_policy(clalgo::typical_device(DeviceClass::other_gpu), 12, 16).tile_kernel);
+// The tile kernel's look-back state stays put between calls on a queue: where its parts moved with each call's
+// tiles, a call of more tiles than the one before read that call's values as status words, and a value can read
+// as a status of the new call's epoch. Runs of tile / 17.5 keys give each tile 17 or 18 runs, which read as
+// statuses of epoch 2 (the second call on a new queue's state); each round takes a new queue.
+TEST(ReduceByKey, TheTileKernelsStateStaysPutBetweenCallsOfDifferentSizes) {
     clalgo_test::ScopedVariable forced("CLALGO_REDUCE_BY_KEY", "tile");
-    EXPECT_TRUE(reduce_by_key_policy(nvidia, 12, 16).tile_kernel);
+    const auto policy = clalgo::reduce_by_key_policy(queue().info(), 8, 8);
+    const std::size_t tile = policy.group_size * policy.items, run = std::max<std::size_t>(1, tile * 2 / 35);
+    for (int round = 0; round < 24; ++round) {
+        clalgo::Queue q(context());
+        for (const std::size_t tiles : {60, 100}) {
+            const std::size_t n = tiles * tile;
+            std::vector<std::int32_t> keys(n);
+            for (std::size_t k = 0; k < n; ++k) keys[k] = std::int32_t(k / run);
+            auto d_keys = clalgo::to_device(q, keys);
+            auto d_values = clalgo::to_device(q, std::vector<float>(n, 1.0f));
+            auto result = clalgo::reduce_by_key(q, d_keys, d_values, "a+b", "0");
+            const std::size_t runs = (n + run - 1) / run;
+            ASSERT_EQ(result.count.get(q), std::int64_t(runs)) << "round " << round << ", " << tiles << " tiles";
+            const auto sums = result.values.view(0, runs).to_host(q);
+            for (std::size_t r = 0; r + 1 < runs; ++r) ASSERT_EQ(sums[r], float(run)) << r;
+            EXPECT_EQ(sums.back(), float(n - (runs - 1) * run));
+        }
+    }
 }
 
 TEST(ReduceByKey, IntoArraysThatAreTooShortKeepsTheCountExact) {

@@ -1,7 +1,7 @@
 // clalgo_by_key_queues: reduce_by_key over 0.5-4 M keys (runs of 1 to 9 equal keys, values of a given type) on
-// several threads and queues of one device for a given time, each call's count checked against the host. A
-// narrower soak for one algorithm under kernels of other queues running beside it; it prints each wrong count
-// and a summary, and fails (exit 1) on any. docs/reliability.md has what it found.
+// several threads and queues of one device for a given time, a new size every call, each call's count checked
+// against the host: a narrower soak for one algorithm. It prints each wrong count and a summary, and fails (exit 1)
+// on any. CLALGO_REDUCE_BY_KEY=tile or scan picks the kernel. docs/reliability.md has what it found.
 //   clalgo_by_key_queues --type double --threads 4 --queues 4 --seconds 60 [--same]
 // --same keeps each thread's inputs for about 64 calls instead of making new ones (and a new size) every call.
 #include <clalgo/clalgo.hpp>

@@ -84,11 +84,7 @@ inline ReduceByKeyPolicy reduce_by_key_policy(const DeviceInfo& info, std::size_
     const DeviceClass kind = device_class(info);
     const bool nvidia = kind == DeviceClass::nvidia_gpu;
     const auto forced = detail::tuning_choice("CLALGO_REDUCE_BY_KEY", {"tile", "scan"});
-    // NVIDIA: the tile kernel only for pairs that travel with their status in one 16-byte word (values of up to
-    // 4 bytes). With wider pairs (8-byte values) it returned a wrong count about once in 3,000 calls of 0.5-4 M
-    // keys on an H100 while kernels of other queues ran beside it (one queue: 0 in 117,500); the scan form gave
-    // 0 wrong in 25,947 such calls (tests/soak found it)
-    policy.tile_kernel = forced ? *forced == "tile" : kind != DeviceClass::cpu && !(nvidia && pair_bytes > 8);
+    policy.tile_kernel = forced ? *forced == "tile" : kind != DeviceClass::cpu;
     policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(256, info.max_work_group_size));
     // a tile of keys and values staged in local memory: 32 KiB for 16 items of 4-byte keys and values (H100,
     // 2^28 float values by uint32 keys: 1,240 us with 16 items, 1,331 us with 12; docs/architecture.md)
