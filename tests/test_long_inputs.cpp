@@ -166,6 +166,35 @@ TEST(LongInputs, TheIssuesCrashCasesEndInAClalgoException) {
                          "clalgo::ReductionKernel: the kernel name 'aaaa"));
 }
 
+TEST(LongInputs, CopyIfChecksAPredicateAtEveryCallUntilAKernelIsMadeOfIt) {
+    // a call like an earlier one finds its kernel and does not scan the predicate again: one that failed the
+    // check made no kernel, so it fails at every call, over an array, an empty one, and into kept arrays
+    auto& q = queue();
+    const auto x = clalgo::to_device(q, std::vector<int>{1, 2, 3, 4});
+    clalgo::Array<int> out(q, 4), none(q, 0);
+    clalgo::Array<std::int64_t> count(q, 1);
+    std::string deep;
+    for (int k = 0; k < 300; ++k) deep += "(";
+    deep += "ary[i]";
+    for (int k = 0; k < 300; ++k) deep += ")";
+    deep += " > 2";
+    for (int round = 0; round < 2; ++round) {
+        EXPECT_TRUE(contains(clalgo_test::message_of<std::invalid_argument>([&] { clalgo::copy_if(q, x, deep); }),
+                             "clalgo: copy_if: your predicate"));
+        EXPECT_TRUE(contains(clalgo_test::message_of<std::invalid_argument>([&] { clalgo::copy_if(q, none, deep); }),
+                             "clalgo: copy_if: your predicate"));
+        EXPECT_TRUE(contains(clalgo_test::message_of<std::invalid_argument>(
+                                 [&] { clalgo::copy_if(q, x, out, count, deep); }),
+                             "clalgo: copy_if: your predicate"));
+    }
+    // a predicate within the bounds, called twice (the second finds its kernel), keeps what the host keeps
+    for (int round = 0; round < 2; ++round) {
+        clalgo::copy_if(q, x, out, count, "ary[i] > 2");
+        EXPECT_EQ(count.to_host(q), std::vector<std::int64_t>{2});
+        EXPECT_EQ(out.view(0, 2).to_host(q), (std::vector<int>{3, 4}));
+    }
+}
+
 TEST(LongInputs, FlatMegabytesReachTheCompilerAndBuildOrFailCleanly) {
     auto& q = queue();
     const auto x = clalgo::to_device(q, std::vector<float>{1, 2, 3});

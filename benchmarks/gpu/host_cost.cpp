@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <set>
 #include <string>
 using clock_ = std::chrono::steady_clock;
 // CPU time of the calling thread: clalgo's and the driver's work in the enqueue loop, without the time the
@@ -440,10 +441,16 @@ int main(int argc, char** argv) {
         measure("copy_if into", q, [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0"); });
         {
             const auto before = clalgo::MemoryPool::of(ctx).statistics();
-            measure("copy_if allocating", q, [&] { auto kept = clalgo::copy_if(q, x, "ary[i] % 2 == 0"); (void)kept; });
+            std::set<cl_mem> drawn;  // the buffers its results came in: one where each draw reuses the last
+            measure("copy_if allocating", q, [&] {
+                auto kept = clalgo::copy_if(q, x, "ary[i] % 2 == 0");
+                if (drawn.size() < 1000) drawn.insert(kept.values.buffer()());
+            });
             const auto after = clalgo::MemoryPool::of(ctx).statistics();
-            std::printf("  its pool draws: %llu reused, %llu new\n", (unsigned long long)(after.hits - before.hits),
-                        (unsigned long long)(after.misses - before.misses));
+            std::printf("  its pool draws: %llu reused, %llu new; its results came in %zu%s buffers\n",
+                        (unsigned long long)(after.hits - before.hits),
+                        (unsigned long long)(after.misses - before.misses), drawn.size(),
+                        drawn.size() >= 1000 ? " or more" : "");
         }
         measure("copy_if into, single pass", q,
                 [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0", single_pass_selection); }, single_pass_calls);

@@ -124,12 +124,19 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
     if (count.size() != 1)
         throw std::invalid_argument("clalgo: " + name + ": 'count' has " + std::to_string(count.size()) +
                                     " elements but must have one");
-    check_user_code(name, "predicate", keep);
-    check_user_code(name, "is_equal_expr", run_equality);
-    check_user_code(name, "value_expr", options.value_expr);
-    check_user_code(name, "preamble", options.preamble);
+    // the user's code is checked before a kernel is made of it; a kernel found in the cache was made of the same
+    // text (the key holds it), so a call like an earlier one does not scan it again
+    auto check_code = [&] {
+        check_user_code(name, "predicate", keep);
+        check_user_code(name, "is_equal_expr", run_equality);
+        check_user_code(name, "value_expr", options.value_expr);
+        check_user_code(name, "preamble", options.preamble);
+    };
     const std::int64_t n = input.size();
-    if (n == 0) return count.fill(queue, 0);
+    if (n == 0) {
+        check_code();
+        return count.fill(queue, 0);
+    }
     CompactionSpec spec;
     spec.name = name;
     spec.value_type = type_name<Value>();
@@ -159,7 +166,10 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
         key.clear();
         spec.append_key(key, std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong");
         const auto& kernel = cached_kernel<CompactionKernel<Count>>(
-            queue.context(), key, [&] { return std::make_shared<CompactionKernel<Count>>(queue.context(), spec); });
+            queue.context(), key, [&] {
+                check_code();
+                return std::make_shared<CompactionKernel<Count>>(queue.context(), spec);
+            });
         return kernel.enqueue(queue, indices, std::move(bound), {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});

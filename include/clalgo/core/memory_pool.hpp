@@ -190,6 +190,8 @@ public:
                         continue;
                     }
                     cl::Buffer buffer = std::move(it->buffer);
+                    // the entry's handle of this same queue, where it has one: no retain and release of the queue
+                    cl::CommandQueue drawn_for = it->queue() == queue.get()() ? std::move(it->queue) : queue.get();
                     // an emptied class is kept: the buffer's return would make it again (a map node and the
                     // deque's blocks), and a call's host cost counts at small sizes
                     entries.erase(std::next(it).base());
@@ -198,7 +200,7 @@ public:
                     statistics_.bytes_in_use += wanted;
                     statistics_.buffers_in_use += 1;
                     statistics_.hits += 1;
-                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, queue.get(),
+                    return detail::PooledBuffer(weak_from_this(), std::move(buffer), wanted, std::move(drawn_for),
                                                 queue.device()(), in_queue_order);
                 }
             }
