@@ -180,6 +180,13 @@ public:
                 built.push_back("one tile of " + std::to_string(shapes_.at(device_index).policy.one_tile_keys(k)) + " keys");
         return built;
     }
+    /// Whether a call of `n` keys on `queue`'s device runs the onesweep passes in the policy's own tiles (more than
+    /// one tile, above every smaller tier's inputs). clalgo::argsort writes the positions before such a call and
+    /// sorts them as values, rather than making them in the first pass.
+    bool sorts_in_full_tiles(const Queue& queue, std::uint64_t n) const {
+        const detail::RadixSortPolicy& policy = shapes_.at(program_.device_index(queue)).policy;
+        return policy.algorithm == SortAlgorithm::onesweep && policy.tier_of(n) == 0 && n > policy.tile();
+    }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.tile(); }
     /// The work-group size of a device's tiles (1 for the blocks algorithm). Inputs of at most one tile are sorted
@@ -354,9 +361,12 @@ private:
             detail::enqueue_launch(queue, kernel, global, local, wait, "radix_sort", slot(last));
             wait.clear();
         };
+        // an array already in its place (the input, sorted in place) is not copied onto itself
         auto copy_result = [&](Where from, bool last) {
-            copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, slot(last && !values_out));
-            if (values_out) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, slot(last));
+            const bool keys_there = from == input && in_place;
+            const bool values_there = !values_out || (from == input && values_in_place);
+            if (!keys_there) copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, slot(last && values_there));
+            if (!values_there) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, slot(last));
         };
         // with the caller's events still in `wait`, nothing was enqueued
         auto finished = [&] { return wait.empty() ? detail::call_event(queue, last_event) : detail::marker(queue, wait); };
