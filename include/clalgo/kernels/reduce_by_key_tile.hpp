@@ -38,8 +38,7 @@ static_assert(sizeof(ReduceByKeyArgs) == 88, "ReduceByKeyArgs must match clalgo_
 /// the pair is not in the status word) their aggregates and inclusive prefixes.
 struct ReduceByKeyScratch {
     GrowingBuffer state;
-    std::uint32_t epoch = 0;
-    std::uint64_t tiles_held = 0;  ///< the tiles the layout has room for: the parts stay put between calls
+    LookBackEpochs look_back;  ///< the parts stay put between calls
 };
 
 template <class Count, class V>
@@ -97,25 +96,15 @@ public:
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         auto& scratch = scratch_.get(queue);
         // [ticket | status words | aggregates | inclusives], each part 16-byte aligned and laid out for the tiles
-        // held, not this call's: a status word of this call must never lie where an earlier call of fewer tiles
-        // kept a value, whose bytes could read as a status of this call's epoch
-        bool fresh = false;
-        if (tiles > scratch.tiles_held || !scratch.state.buffer()) {
-            scratch.tiles_held = std::max<std::uint64_t>(tiles, 64);
-            fresh = true;
-        }
-        const std::uint64_t held = scratch.tiles_held;
+        // held, not this call's (LookBackEpochs)
+        scratch.look_back.hold(tiles, scratch.state);
+        const std::uint64_t held = scratch.look_back.tiles_held;
         const auto aligned = [](std::uint64_t bytes) { return (bytes + 15) / 16 * 16; };
         const std::uint64_t status_at = 16;
         const std::uint64_t aggregates_at = status_at + aligned(held * (policy.wide_status ? 16 : 4));
         const std::uint64_t pairs = policy.wide_status ? 0 : aligned(held * sizeof(Pair));
         const std::uint64_t inclusives_at = aggregates_at + pairs;
-        // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished; a new
-        // layout or buffer (the ticket too) starts zeroed
-        if (scratch.state.reserve(queue, inclusives_at + pairs) || fresh || ++scratch.epoch >= (1u << 29)) {
-            scratch.state.zero(queue);
-            scratch.epoch = 1;
-        }
+        const std::uint32_t epoch = scratch.look_back.begin_call(queue, scratch.state, inclusives_at + pairs);
         ReduceByKeyArgs args{};
         args.n = static_cast<cl_long>(n);
         args.room = static_cast<cl_long>(std::min(keys_out.size(), values_out.size()));
@@ -128,7 +117,7 @@ public:
         args.aggregates_at = static_cast<cl_long>(aggregates_at);
         args.inclusives_at = static_cast<cl_long>(inclusives_at);
         args.tiles = static_cast<cl_uint>(tiles);
-        args.epoch = scratch.epoch;
+        args.epoch = epoch;
         cl::Kernel& kernel = on.kernel(name_);
         KernelArguments(kernel, signature_, &on.memo(name_))
             .set("clalgo_args", args)

@@ -62,8 +62,7 @@ namespace detail {
 /// algorithms, the runs' partial results.
 struct ScanScratch {
     GrowingBuffer memory;
-    std::uint64_t tiles_held = 0;
-    std::uint32_t epoch = 0;
+    LookBackEpochs look_back;
     std::vector<unsigned char> call;  ///< the last call's clalgo_scan_call_t, its storage reused
 };
 
@@ -381,25 +380,13 @@ private:
             const std::uint64_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
             // ticket | carry-in | status words | (values apart from their status) aggregates | inclusives, for
             // tiles_held tiles
-            bool fresh = false;
-            if (tiles > scratch.tiles_held || !scratch.memory.buffer()) {
-                scratch.tiles_held = std::max<std::uint64_t>(tiles, 64);
-                scratch.memory.buffer = cl::Buffer();
-                scratch.memory.bytes = 0;
-                fresh = true;
-            }
-            const std::uint64_t held = scratch.tiles_held;
+            scratch.look_back.hold(tiles, scratch.memory);
+            const std::uint64_t held = scratch.look_back.tiles_held;
             call.status_at = call.carry_at + static_cast<cl_long>(round_up(value_size_));
             call.aggregates_at = call.status_at + static_cast<cl_long>(round_up(held * word));
             call.inclusives_at = call.aggregates_at + static_cast<cl_long>(packed ? 0 : round_up(held * value_size_));
             const std::uint64_t bytes = static_cast<std::uint64_t>(call.inclusives_at) + (packed ? 0 : held * value_size_);
-            fresh = scratch.memory.reserve(queue, static_cast<std::size_t>(bytes)) || fresh;
-            // status words carry the call's epoch (29 bits): words of earlier calls read as unpublished
-            if (fresh || ++scratch.epoch >= (1u << 29)) {
-                scratch.memory.zero(queue);
-                scratch.epoch = 1;
-            }
-            call.epoch = scratch.epoch;
+            call.epoch = scratch.look_back.begin_call(queue, scratch.memory, static_cast<std::size_t>(bytes));
             call.tiles = static_cast<cl_uint>(tiles);
             // chained: as many work-items as run at once (the blocks' totals pass from one to the next), each
             // taking blocks until none is left
