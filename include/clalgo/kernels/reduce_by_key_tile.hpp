@@ -97,14 +97,14 @@ public:
         auto& scratch = scratch_.get(queue);
         // [ticket | status words | aggregates | inclusives], each part 16-byte aligned and laid out for the tiles
         // held, not this call's (LookBackEpochs)
-        scratch.look_back.hold(tiles, scratch.state);
+        const bool relaid = scratch.look_back.hold(tiles, scratch.state);
         const std::uint64_t held = scratch.look_back.tiles_held;
         const auto aligned = [](std::uint64_t bytes) { return (bytes + 15) / 16 * 16; };
         const std::uint64_t status_at = 16;
         const std::uint64_t aggregates_at = status_at + aligned(held * (policy.wide_status ? 16 : 4));
         const std::uint64_t pairs = policy.wide_status ? 0 : aligned(held * sizeof(Pair));
         const std::uint64_t inclusives_at = aggregates_at + pairs;
-        const std::uint32_t epoch = scratch.look_back.begin_call(queue, scratch.state, inclusives_at + pairs);
+        const std::uint32_t epoch = scratch.look_back.begin_call(queue, scratch.state, inclusives_at + pairs, relaid);
         ReduceByKeyArgs args{};
         args.n = static_cast<cl_long>(n);
         args.room = static_cast<cl_long>(std::min(keys_out.size(), values_out.size()));

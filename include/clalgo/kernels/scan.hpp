@@ -380,13 +380,13 @@ private:
             const std::uint64_t word = plan.packed_status ? 8 : plan.wide_packed_status ? 16 : 4;
             // ticket | carry-in | status words | (values apart from their status) aggregates | inclusives, for
             // tiles_held tiles
-            scratch.look_back.hold(tiles, scratch.memory);
+            const bool relaid = scratch.look_back.hold(tiles, scratch.memory);
             const std::uint64_t held = scratch.look_back.tiles_held;
             call.status_at = call.carry_at + static_cast<cl_long>(round_up(value_size_));
             call.aggregates_at = call.status_at + static_cast<cl_long>(round_up(held * word));
             call.inclusives_at = call.aggregates_at + static_cast<cl_long>(packed ? 0 : round_up(held * value_size_));
             const std::uint64_t bytes = static_cast<std::uint64_t>(call.inclusives_at) + (packed ? 0 : held * value_size_);
-            call.epoch = scratch.look_back.begin_call(queue, scratch.memory, static_cast<std::size_t>(bytes));
+            call.epoch = scratch.look_back.begin_call(queue, scratch.memory, static_cast<std::size_t>(bytes), relaid);
             call.tiles = static_cast<cl_uint>(tiles);
             // chained: as many work-items as run at once (the blocks' totals pass from one to the next), each
             // taking blocks until none is left

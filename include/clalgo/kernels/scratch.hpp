@@ -58,24 +58,24 @@ struct GrowingBuffer {
 /// the tiles it holds (at least 64), not for each call's: a status word must never lie where an earlier call of
 /// fewer tiles kept a value, whose bytes could read as a published status. Status words carry the call's epoch
 /// (29 bits), so those of earlier calls read as unpublished; the buffer is cleared where it is new, its layout
-/// changed or the epoch comes round. A call: hold(its tiles, the buffer), lay the parts out for tiles_held, then
-/// begin_call(queue, the buffer, the bytes of that layout) gives its epoch.
+/// changed or the epoch comes round. A call: `relaid = hold(its tiles, the buffer)`, lay the parts out for
+/// tiles_held, then begin_call(queue, the buffer, the bytes of that layout, relaid) gives its epoch.
 struct LookBackEpochs {
     std::uint64_t tiles_held = 0;  ///< the tiles the layout has room for
     std::uint32_t epoch = 0;       ///< the last call's
-    bool relaid = false;           ///< the layout changed at the last hold
 
-    void hold(std::uint64_t tiles, const GrowingBuffer& memory) {
-        relaid = tiles > tiles_held || !memory.buffer();
-        if (relaid) tiles_held = std::max<std::uint64_t>(tiles, 64);
+    /// Makes the layout hold `tiles` tiles; true where it changed (or the buffer is not there yet).
+    bool hold(std::uint64_t tiles, const GrowingBuffer& memory) {
+        if (tiles <= tiles_held && memory.buffer()) return false;
+        tiles_held = std::max<std::uint64_t>(tiles, 64);
+        return true;
     }
 
-    std::uint32_t begin_call(const Queue& queue, GrowingBuffer& memory, std::size_t bytes) {
+    std::uint32_t begin_call(const Queue& queue, GrowingBuffer& memory, std::size_t bytes, bool relaid) {
         if (memory.reserve(queue, bytes) || relaid || ++epoch >= (1u << 29)) {
             memory.zero(queue);
             epoch = 1;
         }
-        relaid = false;
         return epoch;
     }
 };
