@@ -475,6 +475,19 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 512u);  // 4096 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 8u);
+    // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
+    // atomic match; pairs of them 32 (31 where the values take local memory), 64-bit keys 28 before the look-back
+    EXPECT_EQ(policy.items, 36u);
+    EXPECT_TRUE(policy.keys_before_look_back && policy.match_or && policy.rank_atomics);
+    const auto pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
+    EXPECT_EQ(pairs.items, 31u);
+    EXPECT_FALSE(pairs.keys_before_look_back || pairs.match_or || pairs.rank_atomics);
+    const auto wide = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic);
+    EXPECT_EQ(wide.items, 28u);
+    EXPECT_TRUE(wide.keys_before_look_back && wide.split_keys);
+    EXPECT_FALSE(wide.match_or || wide.rank_atomics);
+    for (const auto* shape : {&policy, &pairs, &wide})
+        EXPECT_LE(shape->local_bytes(shape == &wide ? 8 : 4, shape == &pairs ? 4 : 0), nvidia.local_memory_bytes - 2048);
     // NVIDIA: up to 2^15 keys in tiles of 8 keys a work-item, up to 2^21 in tiles of 16; others: no tiers
     EXPECT_EQ(policy.tier_of(policy.tile()), 0u);
     EXPECT_EQ(policy.with_tier(policy.tier_of(policy.tile() + 1)).items, 8u);
@@ -965,11 +978,27 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
             const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::onesweep);
             return clalgo::detail::radix_sort_source<std::uint32_t>(info, policy, false, "").text;
         };
-        EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 0"));
-        clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
-        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::onesweep).rank_atomics);
         EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 1"));
+        EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_MATCH_OR 1"));
+        {
+            clalgo_test::ScopedVariable sync("CLALGO_SORT_RANK", "sync");
+            clalgo_test::ScopedVariable ballots("CLALGO_SORT_MATCH", "ballots");
+            EXPECT_FALSE(clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::onesweep).rank_atomics);
+            EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 0"));
+            EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_MATCH_OR 0"));
+        }
+        clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
+        clalgo_test::ScopedVariable match("CLALGO_SORT_MATCH", "or");
+        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep).rank_atomics);
+        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep).match_or);
         EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).rank_atomics);
+        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).match_or);
+    }
+    {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_MATCH", "vote");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
+        }), "CLALGO_SORT_MATCH='vote': expected one of ballots, or"));
     }
     {
         clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");
@@ -979,7 +1008,7 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
     clalgo_test::ScopedVariable items("CLALGO_SORT_ITEMS", "99");
     EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
         clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
-    }), "CLALGO_SORT_ITEMS='99': expected a whole number from 1 to 32"));
+    }), "CLALGO_SORT_ITEMS='99': expected a whole number from 1 to 48"));
 }
 
 }  // namespace

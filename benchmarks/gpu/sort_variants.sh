@@ -23,9 +23,9 @@
 #   default        every sort: uint32, int32, float, uint64 keys, pairs, descending, 20-bit keys, argsort
 #   rank_atomic    CLALGO_SORT_RANK=atomic: the warps' digit counters bumped by one atomic add a digit, the count
 #                  before handed to the other lanes by a shuffle, no warp barriers (GPUSorting's form)
-#   u64_384x16     uint64 keys in tiles of 384 x 16 (CUB's sm90 shape for 8-byte keys is 384 x 15): a smaller
-#                  program too, so a faster first build
-#   u64_384x16_atomic  both
+#   match_or       CLALGO_SORT_MATCH=or: the lanes that share a digit found by bits set with local atomics in a
+#                  word per digit (CUB's WARP_MATCH_ATOMIC_OR), not by eight ballots
+#   match_or_atomic    both
 #   base           bench_sort_base, uint32 pairs: the commit before (values read through the new positions'
 #                  branch), where DIR holds it
 set -uo pipefail
@@ -59,7 +59,18 @@ nvcc_job=$!
 
 echo "== first builds"
 CLALGO_NO_CACHE=1 CUDA_CACHE_DISABLE=1 timeout 120 "$dir/first_build" > "$raw/first_build.txt" 2>&1
-echo "first_build rc=$?"; grep -i "sort\|device" "$raw/first_build.txt"; save
+echo "first_build rc=$?"; grep -i "sort\|device" "$raw/first_build.txt"
+CLALGO_SORT_MATCH=or CLALGO_NO_CACHE=1 CUDA_CACHE_DISABLE=1 timeout 120 "$dir/first_build" \
+  > "$raw/first_build_match_or.txt" 2>&1
+echo "first_build match_or rc=$?"; grep -i "2^22" "$raw/first_build_match_or.txt"; save
+
+echo "== registers and local memory of the passes (NVIDIA's compiler, -cl-nv-verbose)"
+for variant in ballots or; do
+  CLALGO_SORT_MATCH=$variant CLALGO_BUILD_OPTIONS=-cl-nv-verbose CLALGO_COMPILER_OUTPUT=1 CLALGO_NO_CACHE=1 \
+    timeout 60 "$dir/bench_sort" --benchmark_min_time=0.001 \
+    --benchmark_filter='^sort/clalgo_(uint32_keys|uint32_pairs|uint64_keys)/16777216/' > "$raw/registers_$variant.txt" 2>&1
+  echo "registers $variant rc=$?"; grep -h "ptxas info\|Used" "$raw/registers_$variant.txt" | sort | uniq -c | head -20
+done; save
 
 echo "== test_sort on the GPU"
 tests='SortTyped/4.*:SortTyped/9.BitRanges*:Sort.Argsort*:Sort.RadixSort*:Sort.IntoOther*:Sort.Misuse*'
@@ -67,9 +78,15 @@ timeout 90 "$dir/test_sort" --gtest_filter="$tests" > "$raw/test_sort.txt" 2>&1
 echo "test_sort rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort.txt"
 CLALGO_SORT_RANK=atomic timeout 60 "$dir/test_sort" --gtest_filter='SortTyped/4.Keys*:SortTyped/6.Keys*:Sort.AMillion*' \
   > "$raw/test_sort_rank_atomic.txt" 2>&1
-echo "test_sort rank_atomic rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort_rank_atomic.txt"; save
+echo "test_sort rank_atomic rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort_rank_atomic.txt"
+for atomic in sync atomic; do
+  CLALGO_SORT_MATCH=or CLALGO_SORT_RANK=$atomic timeout 60 "$dir/test_sort" \
+    --gtest_filter='SortTyped/4.Keys*:SortTyped/6.Keys*:SortTyped/9.*:Sort.AMillion*:Sort.Argsort*' \
+    > "$raw/test_sort_match_or_$atomic.txt" 2>&1
+  echo "test_sort match_or $atomic rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort_match_or_$atomic.txt"
+done; save
 
-sizes='(16777216|268435456)'
+sizes='(4194304|16777216|268435456)'
 options=(--benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_display_aggregates_only=true
          --benchmark_out_format=json)
 bench() {  # label program filter [VARIABLE=value ...]
@@ -88,11 +105,10 @@ for round in $(seq 1 "$rounds"); do
   # every sort in the first round; the three compared with CUB's goals in each
   if [ "$round" = 1 ]; then bench "default_$round" "$dir/bench_sort" "$every"; else bench "default_$round" "$dir/bench_sort" "$three"; fi
   bench "rank_atomic_$round" "$dir/bench_sort" "$three" CLALGO_SORT_RANK=atomic
-  bench "u64_384x16_$round" "$dir/bench_sort" "$wide" CLALGO_SORT_GROUP=384 CLALGO_SORT_ITEMS=16
-  bench "u64_384x16_atomic_$round" "$dir/bench_sort" "$wide" CLALGO_SORT_GROUP=384 CLALGO_SORT_ITEMS=16 \
-    CLALGO_SORT_RANK=atomic
+  bench "match_or_$round" "$dir/bench_sort" "$three" CLALGO_SORT_MATCH=or
+  bench "match_or_atomic_$round" "$dir/bench_sort" "$three" CLALGO_SORT_MATCH=or CLALGO_SORT_RANK=atomic
   [ -x "$dir/bench_sort_base" ] && bench "base_$round" "$dir/bench_sort_base" "^sort/clalgo_uint32_pairs/$sizes/"
-  [ -x "$raw/cub_sort" ] && { timeout 120 "$raw/cub_sort" 16777216 268435456 > "$raw/cub_$round.txt" 2>&1; echo "cub rc=$?"; }
+  [ -x "$raw/cub_sort" ] && { timeout 120 "$raw/cub_sort" 4194304 16777216 268435456 > "$raw/cub_$round.txt" 2>&1; echo "cub rc=$?"; }
   save
 done
 python3 "$dir/sort_variants.py" "$raw" | tee "$out/sort_variants.md"

@@ -23,6 +23,7 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_ITEMS ${items_per_thread}
 #define CLALGO_MATCH_RANK ${match_rank}
 #define CLALGO_RANK_ATOMICS ${rank_atomics}
+#define CLALGO_MATCH_OR ${match_or}
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
@@ -30,6 +31,9 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_SPLIT_KEYS ${split_keys}
 /* each tile's counts published once they are counted, before the keys' places are computed (early counts) */
 #define CLALGO_EARLY_COUNTS ${early_counts}
+/* the tile's keys into local memory before the look-back rather than after it, so that they do not hold
+   registers while it waits */
+#define CLALGO_KEYS_BEFORE_LOOK_BACK ${keys_before_look_back}
 /* the group's scans by warp shuffles (NVIDIA's inline PTX) */
 #define CLALGO_SHUFFLE_SCAN ${shuffle_scan}
 #if ${nvidia}
@@ -180,6 +184,32 @@ inline void clalgo_look_back(uint tile, uint valid, uint mask, uint epoch, __glo
     }
 }
 
+/* The tile's keys in digit order into local memory, from where each goes to its place (neighbouring work-items
+   write neighbouring places). With CLALGO_SPLIT_KEYS the low halves go first and are taken back, in place order,
+   into lows[]; the high halves stay in local memory. */
+inline void clalgo_exchange_keys(const clalgo_key_t *keys, const uint *ranked, __local ulong *exchange, uint *lows)
+{
+#if CLALGO_SPLIT_KEYS
+    __local uint *tile_words = (__local uint *)exchange;
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_words[ranked[j]] = (uint)as_ulong(keys[j]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        lows[j] = tile_words[get_local_id(0) + j * CLALGO_GROUP_SIZE];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_words[ranked[j]] = (uint)(as_ulong(keys[j]) >> 32);
+#else
+    __local clalgo_key_t *tile_keys = (__local clalgo_key_t *)exchange;
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        tile_keys[ranked[j]] = keys[j];
+#endif
+}
+
 /* A digit pass's scalars in one argument: NVIDIA's launch cost grows with the number of arguments */
 typedef struct {
     long n;
@@ -228,6 +258,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
     clalgo_key_t keys[CLALGO_ITEMS];
     uint ranked[CLALGO_ITEMS];
+    uint lows[CLALGO_ITEMS];  /* CLALGO_SPLIT_KEYS: the low halves of the keys in place order */
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         keys[j] = CLALGO_ITEM(j) < valid ? clalgo_keys_in[tile_first + CLALGO_ITEM(j)] : (clalgo_key_t)0;
@@ -245,29 +276,12 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #if !CLALGO_EARLY_COUNTS
     clalgo_publish_counts(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts);
 #endif
+#if CLALGO_KEYS_BEFORE_LOOK_BACK
+    clalgo_exchange_keys(keys, ranked, exchange, lows);
+#endif
     clalgo_look_back(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts, tile_starts, places);
-
-    /* the tile in digit order into local memory, then each key to its place: neighbouring work-items write
-       neighbouring places */
-#if CLALGO_SPLIT_KEYS
-    /* the low halves in digit order first, taken back in place order; the high halves below */
-    __local uint *tile_words = (__local uint *)exchange;
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        tile_words[ranked[j]] = (uint)as_ulong(keys[j]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint lows[CLALGO_ITEMS];
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        lows[j] = tile_words[lid + j * CLALGO_GROUP_SIZE];
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        tile_words[ranked[j]] = (uint)(as_ulong(keys[j]) >> 32);
-#else
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        tile_keys[ranked[j]] = keys[j];
+#if !CLALGO_KEYS_BEFORE_LOOK_BACK
+    clalgo_exchange_keys(keys, ranked, exchange, lows);
 #endif
 #if CLALGO_HAS_VALUES && CLALGO_EARLY_VALUES
     /* the values' loads go out now, into the registers the keys held, so that they arrive while the keys are
@@ -283,6 +297,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
     __local uchar tile_digits[CLALGO_TILE];  /* the digit of each place, for the values */
 #endif
 #if CLALGO_SPLIT_KEYS
+    __local const uint *tile_words = (__local const uint *)exchange;  /* the high halves */
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
         const uint p = lid + j * CLALGO_GROUP_SIZE;

@@ -134,9 +134,11 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"items_per_thread", library_text(std::to_string(policy.items))},
         {"match_rank", library_text(policy.match_rank ? "1" : "0")},
         {"rank_atomics", library_text(policy.rank_atomics ? "1" : "0")},
+        {"match_or", library_text(policy.match_or ? "1" : "0")},
         {"value_exchange", library_text(policy.value_exchange ? "1" : "0")},
         {"early_values", library_text(policy.early_values ? "1" : "0")},
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},
+        {"keys_before_look_back", library_text(policy.keys_before_look_back ? "1" : "0")},
         {"split_keys", library_text(policy.split_keys ? "1" : "0")},
         {"shuffle_scan", library_text(policy.shuffle_scan ? "1" : "0")},
         {"nvidia", library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};

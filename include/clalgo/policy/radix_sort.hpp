@@ -44,9 +44,14 @@ struct RadixSortPolicy {
     /// the count before to its lanes by a shuffle, rather than all reading it and the lowest writing it between
     /// two warp barriers
     bool rank_atomics = false;
+    /// onesweep, NVIDIA's ranking: the lanes that share a digit found by setting bits in a word per digit with
+    /// local atomics (CUB's WARP_MATCH_ATOMIC_OR), rather than by eight ballots
+    bool match_or = false;
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool early_counts = true;     ///< onesweep: each tile's counts published before its keys are placed
+    /// onesweep: the tile's keys into local memory before the look-back, so that they hold no registers while it waits
+    bool keys_before_look_back = false;
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
     bool shuffle_scan = false;    ///< onesweep: the group's scans by warp shuffles (NVIDIA's inline PTX), else in local memory
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
@@ -91,7 +96,8 @@ struct RadixSortPolicy {
     /// per-digit arrays; with values, each place's digit.
     std::size_t local_bytes(std::size_t key_size, std::size_t value_size) const {
         const std::size_t digits = 256 * (4 + 8 + 8) + group_size * 8 + 4;
-        const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 : 16 * group_size * 4 + tile() * 5;
+        const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 * (match_or ? 3 : 1)
+                                            : 16 * group_size * 4 + tile() * 5;
         std::size_t moved = split_keys ? 4 : key_size;
         if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
         const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8;
@@ -149,11 +155,15 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (policy.algorithm == SortAlgorithm::blocks) return policy;
 
     const std::size_t largest = std::min<std::size_t>(1024, info.max_work_group_size);
+    // keys of up to 32 bits without values: the form measured fastest for them (docs/architecture.md)
+    const bool narrow_keys = key_size <= 4 && value_size == 0;
     if (device == DeviceClass::nvidia_gpu) {
-        // 256 x 28 keys a tile (fewer where local memory runs short): on an H100 a pass over 2^26 uint32 keys
-        // took 0.54 ms with 28, 0.58 ms with 24 and 0.65 ms with 20 keys a work-item (docs/architecture.md)
+        // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit keys alone
+        // sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32 were
+        // slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers or
+        // more, and then only one group fits an SM) (docs/architecture.md)
         policy.group_size = 256;
-        policy.items = 28;
+        policy.items = narrow_keys ? 36 : key_size <= 4 ? 32 : 28;
     } else if (device == DeviceClass::other_gpu) {
         policy.group_size = 128;
         policy.items = 8;
@@ -163,17 +173,21 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         policy.items = 4;
     }
     if (auto group = tuned.get("sort.group_size", 32, 1024)) policy.group_size = static_cast<std::size_t>(*group);
-    if (auto items = tuned.get("sort.items", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    if (auto items = tuned.get("sort.items", 1, 48)) policy.items = static_cast<std::size_t>(*items);
     if (auto group = tuning_number("CLALGO_SORT_GROUP", 32, 1024)) policy.group_size = static_cast<std::size_t>(*group);
-    if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 32)) policy.items = static_cast<std::size_t>(*items);
+    if (auto items = tuning_number("CLALGO_SORT_ITEMS", 1, 48)) policy.items = static_cast<std::size_t>(*items);
     // NVIDIA ranks (count_tile, place_tile) and scans (scan_sums) a warp of 32 at a time, so any number of whole
     // warps serves there (CUB's tiles are of 384); elsewhere a power of two
     const std::size_t group = std::min(policy.group_size, largest);
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
     // checked on every onesweep device; no H100 measurement yet says which of the two is faster
-    const bool rank_atomics = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"}).value_or("sync") == "atomic";
-    policy.rank_atomics = policy.match_rank && rank_atomics;
+    // checked on every onesweep device. On an H100, 32-bit keys alone ranked fastest with both the atomic match
+    // and the atomic counters; pairs and 64-bit keys with ballots and warp barriers (docs/architecture.md)
+    const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
+    policy.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
+    const auto match = tuning_choice("CLALGO_SORT_MATCH", {"ballots", "or"});
+    policy.match_or = policy.match_rank && match.value_or(narrow_keys ? "or" : "ballots") == "or";
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
@@ -187,6 +201,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // each tile's counts published before its keys are placed: on an H200 at 2^28 keys, 32-bit keys took
     // 7.16 ms for 7.64 alone and 9.27 for 9.87 in pairs, but 64-bit keys (in halves) 22.9 ms for 19.0
     policy.early_counts = tuning_switch("CLALGO_SORT_EARLY_COUNTS").value_or(key_size <= 4);
+    // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
+    // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster
+    policy.keys_before_look_back = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK").value_or(narrow_keys || key_size == 8);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
@@ -249,6 +266,7 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
     shape.value_exchange = false;
     shape.early_values = false;
     shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
+    shape.match_or = false;      // the one-tile shapes were chosen with the ballots
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
