@@ -486,6 +486,11 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(wide.items, 28u);
     EXPECT_TRUE(wide.keys_before_look_back && wide.split_keys);
     EXPECT_FALSE(wide.match_or || wide.rank_atomics);
+    // tiles of fewer than 16 keys a work-item and the one-tile sort: ballots, warp barriers, keys after the look-back
+    for (const auto& small : {policy.with_tier(policy.tier_of(policy.tile() + 1)),
+                              clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0)})
+        EXPECT_FALSE(small.keys_before_look_back || small.match_or || small.rank_atomics);
+    EXPECT_TRUE(policy.with_tier(policy.tier_of(std::size_t(1) << 21)).match_or);
     for (const auto* shape : {&policy, &pairs, &wide})
         EXPECT_LE(shape->local_bytes(shape == &wide ? 8 : 4, shape == &pairs ? 4 : 0), nvidia.local_memory_bytes - 2048);
     // NVIDIA: up to 2^15 keys in tiles of 8 keys a work-item, up to 2^21 in tiles of 16; others: no tiers
@@ -989,8 +994,9 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         }
         clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
         clalgo_test::ScopedVariable match("CLALGO_SORT_MATCH", "or");
-        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep).rank_atomics);
-        EXPECT_TRUE(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep).match_or);
+        const auto forced = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep);
+        EXPECT_TRUE(forced.rank_atomics && forced.match_or);
+        EXPECT_TRUE(forced.small_forms.rank_atomics && forced.small_forms.match_or);  // the variables reach every tile
         EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).rank_atomics);
         EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).match_or);
     }

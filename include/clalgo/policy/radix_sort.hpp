@@ -29,6 +29,14 @@ enum class SortAlgorithm {
 
 namespace detail {
 
+/// How NVIDIA's onesweep ranking finds and counts a digit's lanes, and when a tile's keys go to local memory
+/// (RadixSortPolicy's fields of the same names).
+struct RadixForms {
+    bool rank_atomics = false;
+    bool match_or = false;
+    bool keys_before_look_back = false;
+};
+
 /// Inputs of at most most_keys keys sort in tiles of `items` keys a work-item (RadixSortPolicy::tiers).
 struct RadixTier {
     std::size_t items = 1;
@@ -52,6 +60,18 @@ struct RadixSortPolicy {
     bool early_counts = true;     ///< onesweep: each tile's counts published before its keys are placed
     /// onesweep: the tile's keys into local memory before the look-back, so that they hold no registers while it waits
     bool keys_before_look_back = false;
+    /// The forms above for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
+    /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed 2^10 to 2^14 keys by 11 to
+    /// 19 %): the variables' choices where they are set, else ballots, warp barriers, keys after the look-back.
+    RadixForms small_forms;
+    /// This policy with the small tiles' forms.
+    RadixSortPolicy with_small_forms() const {
+        RadixSortPolicy small = *this;
+        small.rank_atomics = small_forms.rank_atomics;
+        small.match_or = small_forms.match_or;
+        small.keys_before_look_back = small_forms.keys_before_look_back;
+        return small;
+    }
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
     bool shuffle_scan = false;    ///< onesweep: the group's scans by warp shuffles (NVIDIA's inline PTX), else in local memory
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
@@ -78,6 +98,7 @@ struct RadixSortPolicy {
     RadixSortPolicy with_tier(std::size_t tier) const {
         RadixSortPolicy tiered = *this;
         if (tier > 0) tiered.items = tiers.at(tier - 1).items;
+        if (tiered.items < 16) tiered = tiered.with_small_forms();
         return tiered;
     }
 
@@ -186,8 +207,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // and the atomic counters; pairs and 64-bit keys with ballots and warp barriers (docs/architecture.md)
     const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
     policy.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
+    policy.small_forms.rank_atomics = policy.match_rank && rank.value_or("sync") == "atomic";
     const auto match = tuning_choice("CLALGO_SORT_MATCH", {"ballots", "or"});
     policy.match_or = policy.match_rank && match.value_or(narrow_keys ? "or" : "ballots") == "or";
+    policy.small_forms.match_or = policy.match_rank && match.value_or("ballots") == "or";
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
@@ -203,7 +226,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     policy.early_counts = tuning_switch("CLALGO_SORT_EARLY_COUNTS").value_or(key_size <= 4);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster
-    policy.keys_before_look_back = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK").value_or(narrow_keys || key_size == 8);
+    const auto keys_before = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK");
+    policy.keys_before_look_back = keys_before.value_or(narrow_keys || key_size == 8);
+    policy.small_forms.keys_before_look_back = keys_before.value_or(false);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
@@ -262,11 +287,10 @@ inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
 /// gathers each value once, at the end).
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {
-    RadixSortPolicy shape = policy;
+    RadixSortPolicy shape = policy.with_small_forms();
     shape.value_exchange = false;
     shape.early_values = false;
     shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
-    shape.match_or = false;      // the one-tile shapes were chosen with the ballots
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
