@@ -486,6 +486,12 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(wide.items, 28u);
     EXPECT_TRUE(wide.keys_before_look_back && wide.split_keys);
     EXPECT_FALSE(wide.match_or || wide.rank_atomics);
+    // floating-point keys keep ballots, warp barriers, keys after the look-back and tiles of 28
+    for (const std::size_t key_size : {4, 8}) {
+        const auto floating = clalgo::detail::radix_sort_policy(nvidia, key_size, 0, SortAlgorithm::automatic, {}, true);
+        EXPECT_EQ(floating.items, 28u);
+        EXPECT_FALSE(floating.keys_before_look_back || floating.match_or || floating.rank_atomics) << key_size;
+    }
     // tiles of fewer than 16 keys a work-item and the one-tile sort: ballots, warp barriers, keys after the look-back
     for (const auto& small : {policy.with_tier(policy.tier_of(policy.tile() + 1)),
                               clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0)})

@@ -11,21 +11,22 @@
 #   Environment: ROUNDS (default 2) rounds of every variant, in turn; NVCC, CUDA_ARCH (sm_90), CCCL_INCLUDE;
 #   NVIDIA_OPENCL_LIB, registered with the ICD loader when no NVIDIA platform is listed.
 #
-# What runs, in order (about 4 minutes on an H100):
+# What runs, in order (about 8 minutes on an H100):
 #   1. first_build with clalgo's disk cache and NVIDIA's driver cache off: the first build of every kind of
-#      kernel, the sorts at 2^20 (tiles of 16 keys a work-item) and 2^22 (the default tiles) among them;
-#   2. test_sort's cases of the onesweep passes and of argsort, with the default ranking and with
-#      CLALGO_SORT_RANK=atomic (its first run on a GPU);
+#      kernel, the sorts at 2^20 (tiles of 16 keys a work-item) and 2^22 (the default tiles) among them; then the
+#      registers and local memory of the passes, as NVIDIA's compiler reports them (-cl-nv-verbose), with the
+#      atomic match and with ballots;
+#   2. test_sort's cases of the onesweep passes and of argsort, with the default tiers, then in full tiles with
+#      each form of the ranking;
 #   3. ROUNDS rounds, each: every variant below in turn (bench_sort, medians of 3 repetitions), then CUB (the
 #      default's other sorts in the first round only);
 #   4. sort_variants.py: per variant and sort, the best round's median, CUB's time, and the ratio.
 # Variants (each one process; the CLALGO_SORT_* variables are read when a sort kernel is made):
 #   default        every sort: uint32, int32, float, uint64 keys, pairs, descending, 20-bit keys, argsort
-#   rank_atomic    CLALGO_SORT_RANK=atomic: the warps' digit counters bumped by one atomic add a digit, the count
-#                  before handed to the other lanes by a shuffle, no warp barriers (GPUSorting's form)
-#   match_or       CLALGO_SORT_MATCH=or: the lanes that share a digit found by bits set with local atomics in a
-#                  word per digit (CUB's WARP_MATCH_ATOMIC_OR), not by eight ballots
-#   match_or_atomic    both
+#   ballots        CLALGO_SORT_MATCH=ballots CLALGO_SORT_RANK=sync: the ranking of pairs and 64-bit keys (eight
+#                  ballots, warp barriers) for every sort, against the default's local atomics for 32-bit keys
+#   keys_after     CLALGO_SORT_KEYS_BEFORE_LOOK_BACK=0: each tile's keys held in registers through the look-back
+#   tiles_28       CLALGO_SORT_ITEMS=28: tiles of 256 x 28 for every sort (the default's before 256 x 36 and 32)
 #   base           bench_sort_base, uint32 pairs: the commit before (values read through the new positions'
 #                  branch), where DIR holds it
 set -uo pipefail
@@ -60,12 +61,10 @@ nvcc_job=$!
 echo "== first builds"
 CLALGO_NO_CACHE=1 CUDA_CACHE_DISABLE=1 timeout 120 "$dir/first_build" > "$raw/first_build.txt" 2>&1
 echo "first_build rc=$?"; grep -i "sort\|device" "$raw/first_build.txt"
-CLALGO_SORT_MATCH=or CLALGO_NO_CACHE=1 CUDA_CACHE_DISABLE=1 timeout 120 "$dir/first_build" \
-  > "$raw/first_build_match_or.txt" 2>&1
-echo "first_build match_or rc=$?"; grep -i "2^22" "$raw/first_build_match_or.txt"; save
+save
 
 echo "== registers and local memory of the passes (NVIDIA's compiler, -cl-nv-verbose)"
-for variant in ballots or; do
+for variant in or ballots; do
   CLALGO_SORT_MATCH=$variant CLALGO_BUILD_OPTIONS=-cl-nv-verbose CLALGO_COMPILER_OUTPUT=1 CLALGO_NO_CACHE=1 \
     timeout 60 "$dir/bench_sort" --benchmark_min_time=0.001 \
     --benchmark_filter='^sort/clalgo_(uint32_keys|uint32_pairs|uint64_keys)/16777216/' > "$raw/registers_$variant.txt" 2>&1
@@ -76,14 +75,13 @@ echo "== test_sort on the GPU"
 tests='SortTyped/4.*:SortTyped/9.BitRanges*:Sort.Argsort*:Sort.RadixSort*:Sort.IntoOther*:Sort.Misuse*'
 timeout 90 "$dir/test_sort" --gtest_filter="$tests" > "$raw/test_sort.txt" 2>&1
 echo "test_sort rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort.txt"
-CLALGO_SORT_RANK=atomic timeout 60 "$dir/test_sort" --gtest_filter='SortTyped/4.Keys*:SortTyped/6.Keys*:Sort.AMillion*' \
-  > "$raw/test_sort_rank_atomic.txt" 2>&1
-echo "test_sort rank_atomic rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort_rank_atomic.txt"
-for atomic in sync atomic; do
-  CLALGO_SORT_MATCH=or CLALGO_SORT_RANK=$atomic timeout 60 "$dir/test_sort" \
-    --gtest_filter='SortTyped/4.Keys*:SortTyped/6.Keys*:SortTyped/9.*:Sort.AMillion*:Sort.Argsort*' \
-    > "$raw/test_sort_match_or_$atomic.txt" 2>&1
-  echo "test_sort match_or $atomic rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort_match_or_$atomic.txt"
+# every form of the ranking with every key width, in full tiles (no tiers)
+for forms in "CLALGO_SORT_MATCH=or CLALGO_SORT_RANK=atomic" "CLALGO_SORT_MATCH=ballots CLALGO_SORT_RANK=sync" \
+             "CLALGO_SORT_MATCH=or CLALGO_SORT_RANK=sync CLALGO_SORT_KEYS_BEFORE_LOOK_BACK=0"; do
+  label=$(echo "$forms" | tr ' =' '_-')
+  env $forms CLALGO_SORT_TIERS=none timeout 90 "$dir/test_sort" \
+    --gtest_filter='SortTyped/*.Keys*:SortTyped/9.*:Sort.AMillion*:Sort.Argsort*' > "$raw/test_sort_$label.txt" 2>&1
+  echo "test_sort $forms rc=$?"; grep -h "PASSED\|FAILED" "$raw/test_sort_$label.txt"
 done; save
 
 sizes='(4194304|16777216|268435456)'
@@ -104,9 +102,9 @@ for round in $(seq 1 "$rounds"); do
   echo "== round $round"
   # every sort in the first round; the three compared with CUB's goals in each
   if [ "$round" = 1 ]; then bench "default_$round" "$dir/bench_sort" "$every"; else bench "default_$round" "$dir/bench_sort" "$three"; fi
-  bench "rank_atomic_$round" "$dir/bench_sort" "$three" CLALGO_SORT_RANK=atomic
-  bench "match_or_$round" "$dir/bench_sort" "$three" CLALGO_SORT_MATCH=or
-  bench "match_or_atomic_$round" "$dir/bench_sort" "$three" CLALGO_SORT_MATCH=or CLALGO_SORT_RANK=atomic
+  bench "ballots_$round" "$dir/bench_sort" "$three" CLALGO_SORT_MATCH=ballots CLALGO_SORT_RANK=sync
+  bench "keys_after_$round" "$dir/bench_sort" "$three" CLALGO_SORT_KEYS_BEFORE_LOOK_BACK=0
+  bench "tiles_28_$round" "$dir/bench_sort" "$three" CLALGO_SORT_ITEMS=28
   [ -x "$dir/bench_sort_base" ] && bench "base_$round" "$dir/bench_sort_base" "^sort/clalgo_uint32_pairs/$sizes/"
   [ -x "$raw/cub_sort" ] && { timeout 120 "$raw/cub_sort" 4194304 16777216 268435456 > "$raw/cub_$round.txt" 2>&1; echo "cub rc=$?"; }
   save

@@ -61,8 +61,9 @@ struct RadixSortPolicy {
     /// onesweep: the tile's keys into local memory before the look-back, so that they hold no registers while it waits
     bool keys_before_look_back = false;
     /// The forms above for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
-    /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed 2^10 to 2^14 keys by 11 to
-    /// 19 %): the variables' choices where they are set, else ballots, warp barriers, keys after the look-back.
+    /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
+    /// keys by 18 %): the variables' choices where they are set, else ballots, warp barriers, keys after the
+    /// look-back.
     RadixForms small_forms;
     /// This policy with the small tiles' forms.
     RadixSortPolicy with_small_forms() const {
@@ -156,8 +157,11 @@ inline std::optional<std::vector<RadixTier>> radix_tiers_variable(const char* na
     return tiers;
 }
 
+/// The policy of a radix sort of keys of key_size bytes (floating point: `floating_keys`) with values of
+/// value_size bytes (0: keys alone).
 inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key_size, std::size_t value_size,
-                                         SortAlgorithm requested, const TunedValues& tuned = {}) {
+                                         SortAlgorithm requested, const TunedValues& tuned = {},
+                                         bool floating_keys = false) {
     RadixSortPolicy policy;
     const DeviceClass device = device_class(info);
     if (requested == SortAlgorithm::automatic) {
@@ -176,15 +180,17 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (policy.algorithm == SortAlgorithm::blocks) return policy;
 
     const std::size_t largest = std::min<std::size_t>(1024, info.max_work_group_size);
-    // keys of up to 32 bits without values: the form measured fastest for them (docs/architecture.md)
-    const bool narrow_keys = key_size <= 4 && value_size == 0;
+    // integer keys of up to 32 bits without values: the form measured fastest for them (docs/architecture.md);
+    // float keys sorted 1.3 to 1.5 times slower in it on an H100 (2^24, 2^28): floating-point keys keep the form
+    // before it (ballots, warp barriers, keys after the look-back, tiles of 28)
+    const bool narrow_keys = key_size <= 4 && value_size == 0 && !floating_keys;
     if (device == DeviceClass::nvidia_gpu) {
         // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit keys alone
         // sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32 were
         // slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers or
         // more, and then only one group fits an SM) (docs/architecture.md)
         policy.group_size = 256;
-        policy.items = narrow_keys ? 36 : key_size <= 4 ? 32 : 28;
+        policy.items = narrow_keys ? 36 : key_size <= 4 && !floating_keys ? 32 : 28;
     } else if (device == DeviceClass::other_gpu) {
         policy.group_size = 128;
         policy.items = 8;
@@ -227,7 +233,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster
     const auto keys_before = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK");
-    policy.keys_before_look_back = keys_before.value_or(narrow_keys || key_size == 8);
+    policy.keys_before_look_back = keys_before.value_or(narrow_keys || (key_size == 8 && !floating_keys));
     policy.small_forms.keys_before_look_back = keys_before.value_or(false);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
