@@ -711,6 +711,25 @@ TEST(Sort, IntoOtherArraysLeavesTheInputsAsTheyWere) {
     }
 }
 
+TEST(Sort, SixtyFourBitKeysInHalvesWithTheKeysBeforeOrAfterTheLookBack) {
+    // NVIDIA's onesweep passes move 64-bit keys through local memory as two 32-bit halves; forced here (onesweep,
+    // no smaller tiers) so that every device builds that path, with the keys put into local memory before and
+    // after the look-back
+    for (const char* before : {"1", "0"}) {
+        clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep"), tiers("CLALGO_SORT_TIERS", "none"),
+            split("CLALGO_SORT_SPLIT_KEYS", "1"), keys_before("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK", before);
+        const clalgo::RadixSortKernel<std::uint64_t> keys(clalgo_test::context());
+        const clalgo::RadixSortKernel<double, std::int64_t> pairs(clalgo_test::context());
+        const std::string what = std::string("keys before the look-back: ") + before;
+        for (std::size_t n : {keys.tile() + 1, 3 * keys.tile() + 7}) {
+            check_keys(keys, random_keys<std::uint64_t>(n, n + 3), {}, what);
+            check_keys(keys, random_keys<std::uint64_t>(n, n + 5, 40), SortOptions{true}, what + ", descending");
+        }
+        for (std::size_t n : {pairs.tile() + 1, 2 * pairs.tile() + 9})
+            check_pairs(pairs, random_keys<double>(n, n + 7, 50), {}, what + ", double keys with values");
+    }
+}
+
 TEST(Sort, ArgsortOverFullOnesweepTilesSortsWrittenPositionsAsValues) {
     // onesweep forced in a context of its own (its sorts read the variable when first made), with no smaller tiers:
     // inputs above one tile take the passes of full tiles, where argsort writes the positions, then sorts them
