@@ -185,8 +185,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // before it (ballots, warp barriers, keys after the look-back, tiles of 28)
     const bool narrow_keys = key_size <= 4 && value_size == 0 && !floating_keys;
     if (device == DeviceClass::nvidia_gpu) {
-        // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit keys alone
-        // sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32 were
+        // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit integer keys
+        // alone sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32 were
         // slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers or
         // more, and then only one group fits an SM) (docs/architecture.md)
         policy.group_size = 256;
@@ -208,8 +208,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const std::size_t group = std::min(policy.group_size, largest);
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
-    // checked on every onesweep device; no H100 measurement yet says which of the two is faster
-    // checked on every onesweep device. On an H100, 32-bit keys alone ranked fastest with both the atomic match
+    // checked on every onesweep device. On an H100, 32-bit integer keys alone ranked fastest with both the atomic match
     // and the atomic counters; pairs and 64-bit keys with ballots and warp barriers (docs/architecture.md)
     const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
     policy.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
