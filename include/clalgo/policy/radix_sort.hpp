@@ -186,9 +186,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const bool narrow_keys = key_size <= 4 && value_size == 0 && !floating_keys;
     if (device == DeviceClass::nvidia_gpu) {
         // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit integer keys
-        // alone sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32 were
-        // slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers or
-        // more, and then only one group fits an SM) (docs/architecture.md)
+        // alone sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32
+        // were slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers
+        // or more, and then only one group fits an SM) (docs/architecture.md)
         policy.group_size = 256;
         policy.items = narrow_keys ? 36 : key_size <= 4 && !floating_keys ? 32 : 28;
     } else if (device == DeviceClass::other_gpu) {
