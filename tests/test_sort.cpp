@@ -486,11 +486,23 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(wide.items, 28u);
     EXPECT_TRUE(wide.keys_before_look_back && wide.split_keys);
     EXPECT_FALSE(wide.match_or || wide.rank_atomics);
-    // floating-point keys keep ballots, warp barriers, keys after the look-back and tiles of 28
-    for (const std::size_t key_size : {4, 8}) {
-        const auto floating = clalgo::detail::radix_sort_policy(nvidia, key_size, 0, SortAlgorithm::automatic, {}, true);
-        EXPECT_EQ(floating.items, 28u);
-        EXPECT_FALSE(floating.keys_before_look_back || floating.match_or || floating.rank_atomics) << key_size;
+    // float keys alone take the form of 32-bit integer keys; double keys keep ballots, warp barriers, keys after
+    // the look-back and tiles of 28, as do float keys with values (tiles of 28)
+    const auto floats = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, {}, true);
+    EXPECT_EQ(floats.items, 36u);
+    EXPECT_TRUE(floats.keys_before_look_back && floats.match_or && floats.rank_atomics);
+    const auto doubles = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true);
+    EXPECT_EQ(doubles.items, 28u);
+    EXPECT_FALSE(doubles.keys_before_look_back || doubles.match_or || doubles.rank_atomics);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true).items, 28u);
+    // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
+    // its size and matches by ballots
+    {
+        clalgo_test::ScopedVariable group("CLALGO_SORT_GROUP", "512");
+        const auto wide_group = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
+        EXPECT_EQ(wide_group.group_size, 512u);
+        EXPECT_FALSE(wide_group.match_or);
+        EXPECT_LE(wide_group.local_bytes(4, 0) + 2048, nvidia.local_memory_bytes);
     }
     // tiles of fewer than 16 keys a work-item and the one-tile sort: ballots, warp barriers, keys after the look-back
     for (const auto& small : {policy.with_tier(policy.tier_of(policy.tile() + 1)),

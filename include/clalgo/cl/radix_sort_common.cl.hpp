@@ -4,6 +4,7 @@
 //   ordered bits: unsigned keys as they are; signed ones with the sign bit flipped; floating-point ones with the
 //   sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the sign
 //   bit clear after +inf, those with it set before -inf); then XOR `flip` (all ones: descending order).
+//   clalgo_key_of_bits undoes it.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -42,10 +43,15 @@ typedef ${value_type} clalgo_sort_value_t;
     __global clalgo_key_t *clalgo_keys_out = clalgo_keys_out_base + clalgo_keys_out_offset;
 #endif
 
-/* 0: unsigned, 1: signed, 2: floating point */
-inline clalgo_bits_t clalgo_ordered_bits(const clalgo_key_t key, const clalgo_bits_t flip)
+/* a key's bits as they are (no instruction) */
+inline clalgo_bits_t clalgo_raw_bits(const clalgo_key_t key)
 {
-    clalgo_bits_t bits = as_${bits_type}(key);
+    return as_${bits_type}(key);
+}
+
+/* 0: unsigned, 1: signed, 2: floating point */
+inline clalgo_bits_t clalgo_order_bits(clalgo_bits_t bits, const clalgo_bits_t flip)
+{
     const clalgo_bits_t sign = (clalgo_bits_t)((clalgo_bits_t)1 << (CLALGO_KEY_BITS - 1));
 #if CLALGO_KEY_KIND == 1
     bits ^= sign;
@@ -55,9 +61,28 @@ inline clalgo_bits_t clalgo_ordered_bits(const clalgo_key_t key, const clalgo_bi
     return bits ^ flip;
 }
 
+inline clalgo_bits_t clalgo_ordered_bits(const clalgo_key_t key, const clalgo_bits_t flip)
+{
+    return clalgo_order_bits(clalgo_raw_bits(key), flip);
+}
+
 inline uint clalgo_digit(const clalgo_key_t key, const clalgo_bits_t flip, const uint shift, const uint mask)
 {
     return (uint)(clalgo_ordered_bits(key, flip) >> shift) & mask;
+}
+
+/* the key whose ordered bits are `bits` (clalgo_ordered_bits undone): the onesweep kernel holds keys of up to
+   32 bits as ordered bits from the load to the write, so that a digit is a shift and a mask for every key type */
+inline clalgo_key_t clalgo_key_of_bits(clalgo_bits_t bits, const clalgo_bits_t flip)
+{
+    const clalgo_bits_t sign = (clalgo_bits_t)((clalgo_bits_t)1 << (CLALGO_KEY_BITS - 1));
+    bits ^= flip;
+#if CLALGO_KEY_KIND == 1
+    bits ^= sign;
+#elif CLALGO_KEY_KIND == 2
+    bits ^= (bits & sign) ? sign : (clalgo_bits_t)~(clalgo_bits_t)0;
+#endif
+    return as_${key_type}(bits);
 }
 )CLC";
 

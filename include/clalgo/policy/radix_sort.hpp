@@ -180,12 +180,11 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (policy.algorithm == SortAlgorithm::blocks) return policy;
 
     const std::size_t largest = std::min<std::size_t>(1024, info.max_work_group_size);
-    // integer keys of up to 32 bits without values: the form measured fastest for them (docs/architecture.md);
-    // float keys sorted 1.3 to 1.5 times slower in it on an H100 (2^24, 2^28): floating-point keys keep the form
-    // before it (ballots, warp barriers, keys after the look-back, tiles of 28)
-    const bool narrow_keys = key_size <= 4 && value_size == 0 && !floating_keys;
+    // keys of up to 32 bits without values (integer or float): the form measured fastest for them
+    // (docs/architecture.md)
+    const bool narrow_keys = key_size <= 4 && value_size == 0;
     if (device == DeviceClass::nvidia_gpu) {
-        // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit integer keys
+        // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit keys
         // alone sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32
         // were slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers
         // or more, and then only one group fits an SM) (docs/architecture.md)
@@ -208,8 +207,9 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const std::size_t group = std::min(policy.group_size, largest);
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
-    // checked on every onesweep device. On an H100, 32-bit integer keys alone ranked fastest with both the atomic match
-    // and the atomic counters; pairs and 64-bit keys with ballots and warp barriers (docs/architecture.md)
+    // checked on every onesweep device. On an H100, 32-bit keys alone (integer or float) ranked fastest with both
+    // the atomic match and the atomic counters; pairs and 64-bit keys with ballots and warp barriers
+    // (docs/architecture.md)
     const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
     policy.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
     policy.small_forms.rank_atomics = policy.match_rank && rank.value_or("sync") == "atomic";
@@ -237,6 +237,11 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
+    // the or-match's words (3 KiB a warp) where not even a tile of one key a work-item fits beside them (groups of
+    // 512): lanes matched by ballots instead, so that the group stays as asked
+    RadixSortPolicy single = policy;
+    single.items = 1;
+    if (policy.match_or && single.local_bytes(key_size, value_size) > budget) policy.match_or = false;
     // fewer keys a work-item where local memory runs short, then (tuned or forced groups) fewer work-items
     while (policy.local_bytes(key_size, value_size) > budget && (policy.items > 1 || policy.group_size > 32)) {
         if (policy.items > 1)
