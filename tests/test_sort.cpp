@@ -478,22 +478,22 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
     // atomic match; pairs of them 32 (31 where the values take local memory), 64-bit keys 28 before the look-back
     EXPECT_EQ(policy.items, 36u);
-    EXPECT_TRUE(policy.keys_before_look_back && policy.match_or && policy.rank_atomics);
+    EXPECT_TRUE(policy.forms.keys_before_look_back && policy.forms.match_or && policy.forms.rank_atomics);
     const auto pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
     EXPECT_EQ(pairs.items, 31u);
-    EXPECT_FALSE(pairs.keys_before_look_back || pairs.match_or || pairs.rank_atomics);
+    EXPECT_FALSE(pairs.forms.keys_before_look_back || pairs.forms.match_or || pairs.forms.rank_atomics);
     const auto wide = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic);
     EXPECT_EQ(wide.items, 28u);
-    EXPECT_TRUE(wide.keys_before_look_back && wide.split_keys);
-    EXPECT_FALSE(wide.match_or || wide.rank_atomics);
+    EXPECT_TRUE(wide.forms.keys_before_look_back && wide.split_keys);
+    EXPECT_FALSE(wide.forms.match_or || wide.forms.rank_atomics);
     // float keys alone take the form of 32-bit integer keys; double keys keep ballots, warp barriers, keys after
     // the look-back and tiles of 28, as do float keys with values (tiles of 28)
     const auto floats = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(floats.items, 36u);
-    EXPECT_TRUE(floats.keys_before_look_back && floats.match_or && floats.rank_atomics);
+    EXPECT_TRUE(floats.forms.keys_before_look_back && floats.forms.match_or && floats.forms.rank_atomics);
     const auto doubles = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(doubles.items, 28u);
-    EXPECT_FALSE(doubles.keys_before_look_back || doubles.match_or || doubles.rank_atomics);
+    EXPECT_FALSE(doubles.forms.keys_before_look_back || doubles.forms.match_or || doubles.forms.rank_atomics);
     EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true).items, 28u);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
@@ -501,14 +501,14 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
         clalgo_test::ScopedVariable group("CLALGO_SORT_GROUP", "512");
         const auto wide_group = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
         EXPECT_EQ(wide_group.group_size, 512u);
-        EXPECT_FALSE(wide_group.match_or);
+        EXPECT_FALSE(wide_group.forms.match_or);
         EXPECT_LE(wide_group.local_bytes(4, 0) + 2048, nvidia.local_memory_bytes);
     }
     // tiles of fewer than 16 keys a work-item and the one-tile sort: ballots, warp barriers, keys after the look-back
     for (const auto& small : {policy.with_tier(policy.tier_of(policy.tile() + 1)),
                               clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0)})
-        EXPECT_FALSE(small.keys_before_look_back || small.match_or || small.rank_atomics);
-    EXPECT_TRUE(policy.with_tier(policy.tier_of(std::size_t(1) << 21)).match_or);
+        EXPECT_FALSE(small.forms.keys_before_look_back || small.forms.match_or || small.forms.rank_atomics);
+    EXPECT_TRUE(policy.with_tier(policy.tier_of(std::size_t(1) << 21)).forms.match_or);
     for (const auto* shape : {&policy, &pairs, &wide})
         EXPECT_LE(shape->local_bytes(shape == &wide ? 8 : 4, shape == &pairs ? 4 : 0), nvidia.local_memory_bytes - 2048);
     // NVIDIA: up to 2^15 keys in tiles of 8 keys a work-item, up to 2^21 in tiles of 16; others: no tiers
@@ -1025,17 +1025,17 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         {
             clalgo_test::ScopedVariable sync("CLALGO_SORT_RANK", "sync");
             clalgo_test::ScopedVariable ballots("CLALGO_SORT_MATCH", "ballots");
-            EXPECT_FALSE(clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::onesweep).rank_atomics);
+            EXPECT_FALSE(clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::onesweep).forms.rank_atomics);
             EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_RANK_ATOMICS 0"));
             EXPECT_TRUE(clalgo_test::contains(source_of(nvidia), "#define CLALGO_MATCH_OR 0"));
         }
         clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
         clalgo_test::ScopedVariable match("CLALGO_SORT_MATCH", "or");
         const auto forced = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep);
-        EXPECT_TRUE(forced.rank_atomics && forced.match_or);
+        EXPECT_TRUE(forced.forms.rank_atomics && forced.forms.match_or);
         EXPECT_TRUE(forced.small_forms.rank_atomics && forced.small_forms.match_or);  // the variables reach every tile
-        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).rank_atomics);
-        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).match_or);
+        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).forms.rank_atomics);
+        EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).forms.match_or);
     }
     {
         clalgo_test::ScopedVariable bad("CLALGO_SORT_MATCH", "vote");

@@ -29,11 +29,15 @@ enum class SortAlgorithm {
 
 namespace detail {
 
-/// How NVIDIA's onesweep ranking finds and counts a digit's lanes, and when a tile's keys go to local memory
-/// (RadixSortPolicy's fields of the same names).
+/// How NVIDIA's onesweep ranking finds and counts a digit's lanes, and when a tile's keys go to local memory.
 struct RadixForms {
+    /// the lowest lane of each digit adds to the warp's counter atomically and hands the count before to its lanes
+    /// by a shuffle, rather than all reading it and the lowest writing it between two warp barriers
     bool rank_atomics = false;
+    /// the lanes that share a digit found by setting bits in a word per digit with local atomics (CUB's
+    /// WARP_MATCH_ATOMIC_OR), rather than by eight ballots
     bool match_or = false;
+    /// the tile's keys into local memory before the look-back, so that they hold no registers while it waits
     bool keys_before_look_back = false;
 };
 
@@ -48,19 +52,12 @@ struct RadixSortPolicy {
     std::size_t group_size = 1;   ///< onesweep: work-items per group
     std::size_t items = 1;        ///< onesweep: keys per work-item in a tile
     bool match_rank = false;      ///< onesweep: rank with NVIDIA's warp match (inline PTX), else in local memory
-    /// onesweep, NVIDIA's ranking: the lowest lane of each digit adds to the warp's counter atomically and hands
-    /// the count before to its lanes by a shuffle, rather than all reading it and the lowest writing it between
-    /// two warp barriers
-    bool rank_atomics = false;
-    /// onesweep, NVIDIA's ranking: the lanes that share a digit found by setting bits in a word per digit with
-    /// local atomics (CUB's WARP_MATCH_ATOMIC_OR), rather than by eight ballots
-    bool match_or = false;
+    /// onesweep: the forms of NVIDIA's ranking and when the keys go to local memory, in the policy's tiles
+    RadixForms forms;
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool early_counts = true;     ///< onesweep: each tile's counts published before its keys are placed
-    /// onesweep: the tile's keys into local memory before the look-back, so that they hold no registers while it waits
-    bool keys_before_look_back = false;
-    /// The forms above for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
+    /// The forms for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
     /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
     /// keys by 18 %): the variables' choices where they are set, else ballots, warp barriers, keys after the
     /// look-back.
@@ -68,9 +65,7 @@ struct RadixSortPolicy {
     /// This policy with the small tiles' forms.
     RadixSortPolicy with_small_forms() const {
         RadixSortPolicy small = *this;
-        small.rank_atomics = small_forms.rank_atomics;
-        small.match_or = small_forms.match_or;
-        small.keys_before_look_back = small_forms.keys_before_look_back;
+        small.forms = small_forms;
         return small;
     }
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
@@ -118,7 +113,7 @@ struct RadixSortPolicy {
     /// per-digit arrays; with values, each place's digit.
     std::size_t local_bytes(std::size_t key_size, std::size_t value_size) const {
         const std::size_t digits = 256 * (4 + 8 + 8) + group_size * 8 + 4;
-        const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 * (match_or ? 3 : 1)
+        const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 * (forms.match_or ? 3 : 1)
                                             : 16 * group_size * 4 + tile() * 5;
         std::size_t moved = split_keys ? 4 : key_size;
         if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
@@ -211,10 +206,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // the atomic match and the atomic counters; pairs and 64-bit keys with ballots and warp barriers
     // (docs/architecture.md)
     const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
-    policy.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
+    policy.forms.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
     policy.small_forms.rank_atomics = policy.match_rank && rank.value_or("sync") == "atomic";
     const auto match = tuning_choice("CLALGO_SORT_MATCH", {"ballots", "or"});
-    policy.match_or = policy.match_rank && match.value_or(narrow_keys ? "or" : "ballots") == "or";
+    policy.forms.match_or = policy.match_rank && match.value_or(narrow_keys ? "or" : "ballots") == "or";
     policy.small_forms.match_or = policy.match_rank && match.value_or("ballots") == "or";
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
@@ -232,7 +227,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster
     const auto keys_before = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK");
-    policy.keys_before_look_back = keys_before.value_or(narrow_keys || (key_size == 8 && !floating_keys));
+    policy.forms.keys_before_look_back = keys_before.value_or(narrow_keys || (key_size == 8 && !floating_keys));
     policy.small_forms.keys_before_look_back = keys_before.value_or(false);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
@@ -241,7 +236,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // 512): lanes matched by ballots instead, so that the group stays as asked
     RadixSortPolicy single = policy;
     single.items = 1;
-    if (policy.match_or && single.local_bytes(key_size, value_size) > budget) policy.match_or = false;
+    if (policy.forms.match_or && single.local_bytes(key_size, value_size) > budget) policy.forms.match_or = false;
     // fewer keys a work-item where local memory runs short, then (tuned or forced groups) fewer work-items
     while (policy.local_bytes(key_size, value_size) > budget && (policy.items > 1 || policy.group_size > 32)) {
         if (policy.items > 1)
