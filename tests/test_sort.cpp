@@ -518,6 +518,11 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(policy.with_tier(policy.tier_of((std::size_t(1) << 15) + 1)).items, 16u);
     EXPECT_EQ(policy.with_tier(policy.tier_of(std::size_t(1) << 21)).items, 16u);
     EXPECT_EQ(policy.tier_of((std::size_t(1) << 21) + 1), 0u);
+    // 64-bit integer keys: a third tier, tiles of 20 up to 2^22
+    EXPECT_EQ(wide.with_tier(wide.tier_of(std::size_t(1) << 21)).items, 16u);
+    EXPECT_EQ(wide.with_tier(wide.tier_of(std::size_t(1) << 22)).items, 20u);
+    EXPECT_EQ(wide.tier_of((std::size_t(1) << 22) + 1), 0u);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true).tiers.size(), 2u);
     auto gpu = clalgo::typical_device(DeviceClass::other_gpu);
     gpu.has_int64_atomics = true;
     EXPECT_EQ(clalgo::detail::radix_sort_policy(gpu, 4, 0, SortAlgorithm::automatic).tier_of(20000), 0u);

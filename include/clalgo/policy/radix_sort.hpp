@@ -214,8 +214,11 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
-    // on in tiles of 28 (docs/architecture.md): tiers up to 2^15 and 2^21 keys
+    // on in tiles of 28 (docs/architecture.md): tiers up to 2^15 and 2^21 keys; 64-bit integer keys up to 2^22 in
+    // tiles of 20 (at 2^22 447 to 452 µs against 464 to 467 in their tiles of 28; 32-bit keys and pairs were
+    // slower in tiles of 16, 20 or 24 there)
     if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
+    if (device == DeviceClass::nvidia_gpu && key_size == 8 && !floating_keys) policy.tiers.push_back({20, std::uint64_t(1) << 22});
     if (auto tiers = radix_tiers_variable("CLALGO_SORT_TIERS")) policy.tiers = *tiers;
     if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
         policy.value_exchange = *values != "gather";
