@@ -466,6 +466,11 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
                     if (shape.group_size > policy.group_size) {
                         EXPECT_LE(shape.local_bytes(key_size, value_size), info.local_memory_bytes) << what;
                     }
+                    // the ranking's counters apart only for NVIDIA's ranking, and only where they fit
+                    if (shape.counters_apart) {
+                        EXPECT_TRUE(shape.match_rank) << what;
+                        EXPECT_LE(shape.local_bytes(key_size, value_size) + 2048, info.local_memory_bytes) << what;
+                    }
                 }
             }
     }
@@ -475,6 +480,8 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 512u);  // 4096 keys
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 8u);
+    EXPECT_TRUE(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).counters_apart);
+    EXPECT_FALSE(policy.counters_apart);  // the onesweep passes' counters share the keys' local memory
     // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
     // atomic match; pairs of them 32 (31 where the values take local memory), 64-bit keys 28 before the look-back
     EXPECT_EQ(policy.items, 36u);

@@ -34,6 +34,8 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 /* the tile's keys into local memory before the look-back rather than after it, so that they do not hold
    registers while it waits */
 #define CLALGO_KEYS_BEFORE_LOOK_BACK ${keys_before_look_back}
+/* NVIDIA's ranking: its counters in local memory of their own, zero between digits (the one-tile sort) */
+#define CLALGO_COUNTERS_APART ${counters_apart}
 /* the group's scans by warp shuffles (NVIDIA's inline PTX) */
 #define CLALGO_SHUFFLE_SCAN ${shuffle_scan}
 #if ${nvidia}

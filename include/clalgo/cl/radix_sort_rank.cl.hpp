@@ -14,7 +14,8 @@
 // ranking returns. A ranking is two calls, so that the tile's counts can be published between them (onesweep's
 // early counts): clalgo_count_tile fills tile_counts (and ends with a barrier; on NVIDIA it has run the ballots
 // already), clalgo_place_tile the places and tile_starts; between them `counters` and `ranked` carry the count's
-// partial results, so a caller leaves both alone. clalgo_rank_tile makes both calls.
+// partial results, so a caller leaves both alone. clalgo_rank_tile makes both calls. With CLALGO_COUNTERS_APART
+// (NVIDIA), `counters` is local memory of the ranking's own that the caller zeroes once; the ranking leaves it zero.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -69,9 +70,11 @@ inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint
                               __local ulong *tile_starts)
 {
     const uint lid = get_local_id(0), lane = lid & 31;
+#if !CLALGO_COUNTERS_APART  /* apart, they are zero already (the caller's, then clalgo_place_tile's) */
     for (uint k = lid; k < CLALGO_RANK_WORDS; k += CLALGO_GROUP_SIZE)
         counters[k] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     __local uint *mine = counters + (lid >> 5) * CLALGO_RADIX;
 #if CLALGO_MATCH_OR
     __local uint *peer_words = counters + CLALGO_WARPS * CLALGO_RADIX + (lid >> 5) * 2 * CLALGO_RADIX;
@@ -118,11 +121,16 @@ inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
+        /* every warp's count read at once, then replaced by the counts of the warps before it */
+        uint counts[CLALGO_WARPS];
+#pragma unroll
+        for (uint w = 0; w < CLALGO_WARPS; ++w)
+            counts[w] = counters[w * CLALGO_RADIX + d];
         uint running = 0;
+#pragma unroll
         for (uint w = 0; w < CLALGO_WARPS; ++w) {
-            const uint count = counters[w * CLALGO_RADIX + d];
             counters[w * CLALGO_RADIX + d] = running;
-            running += count;
+            running += counts[w];
         }
         tile_counts[d] = running;
         tile_starts[d] = running;
@@ -140,6 +148,12 @@ inline void clalgo_place_tile(uint *ranked, __local uint *counters, __local uint
         const uint digit = ranked[j] & 255u;
         ranked[j] = (ranked[j] >> 8) + (uint)tile_starts[digit] + mine[digit];
     }
+#if CLALGO_COUNTERS_APART
+    /* the warp has read its counters: zero again for the next digit (its words of the or-match clear themselves) */
+    clalgo_warp_sync();
+    for (uint d = get_local_id(0) & 31; d < CLALGO_RADIX; d += 32)
+        mine[d] = 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 #else

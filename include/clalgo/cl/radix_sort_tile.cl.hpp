@@ -21,6 +21,16 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
     __local uint tile_counts[CLALGO_RADIX];
     __local ulong tile_starts[CLALGO_RADIX];
     __local ulong sums[CLALGO_GROUP_SIZE];
+#if CLALGO_COUNTERS_APART
+    /* the ranking's counters apart from the keys: zeroed here once, then kept zero by the ranking, so that no
+       barrier zeroes them and none ends a digit */
+    __local uint counters[CLALGO_RANK_WORDS];
+    for (uint k = get_local_id(0); k < CLALGO_RANK_WORDS; k += CLALGO_GROUP_SIZE)
+        counters[k] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    __local uint *counters = (__local uint *)exchange;
+#endif
     const uint valid = (uint)n;
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
     clalgo_key_t keys[CLALGO_ITEMS];
@@ -42,7 +52,7 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
 #pragma unroll
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
             ranked[j] = CLALGO_ITEM(j) < valid ? clalgo_digit(keys[j], flip, shift, mask) : mask;
-        clalgo_rank_tile(ranked, (__local uint *)exchange, tile_counts, tile_starts, sums);
+        clalgo_rank_tile(ranked, counters, tile_counts, tile_starts, sums);
 #if CLALGO_SPLIT_KEYS
         /* the low halves, then the high halves */
         __local uint *tile_words = (__local uint *)exchange;
@@ -82,7 +92,9 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
             items[j] = tile_items[CLALGO_ITEM(j)];
 #endif
+#if !CLALGO_COUNTERS_APART  /* the next digit's counters are this one's keys */
         barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     }
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)

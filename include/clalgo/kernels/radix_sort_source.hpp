@@ -140,6 +140,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},
         {"keys_before_look_back", library_text(policy.forms.keys_before_look_back ? "1" : "0")},
         {"split_keys", library_text(policy.split_keys ? "1" : "0")},
+        {"counters_apart", library_text(policy.counters_apart ? "1" : "0")},
         {"shuffle_scan", library_text(policy.shuffle_scan ? "1" : "0")},
         {"nvidia", library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
     for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})

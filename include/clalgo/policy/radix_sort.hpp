@@ -69,6 +69,10 @@ struct RadixSortPolicy {
         return small;
     }
     bool split_keys = false;      ///< onesweep, 64-bit keys: through local memory as two 32-bit halves
+    /// NVIDIA's ranking: its counters in local memory of their own, zeroed once and then by each warp as it has
+    /// read its own, rather than in the region the keys pass through (the one-tile sort: two group barriers fewer
+    /// a digit)
+    bool counters_apart = false;
     bool shuffle_scan = false;    ///< onesweep: the group's scans by warp shuffles (NVIDIA's inline PTX), else in local memory
     std::size_t histogram_groups = 1;  ///< onesweep: groups of the histogram pass
     std::size_t tile_group_max = 1;    ///< onesweep: the largest work-group that sorts an input of one tile alone
@@ -117,7 +121,7 @@ struct RadixSortPolicy {
                                             : 16 * group_size * 4 + tile() * 5;
         std::size_t moved = split_keys ? 4 : key_size;
         if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
-        const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8;
+        const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8 + (counters_apart ? rank : 0);
         return exchange + digits + (value_size > 0 ? tile() : 0);  // with values: each place's digit
     }
 };
@@ -292,7 +296,7 @@ inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
 /// least 8 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
 /// each digit's ranking is short. On an H100, 4096 keys sorted fastest in 512 x 8 (against 256 x 16 and
 /// 1024 x 4: docs/architecture.md). The one-tile sort moves item numbers through local memory, not values (it
-/// gathers each value once, at the end).
+/// gathers each value once, at the end), and on NVIDIA keeps its ranking's counters apart where they fit.
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {
     RadixSortPolicy shape = policy.with_small_forms();
@@ -301,14 +305,22 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
     shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
+    // the ranking's counters apart from the keys where local memory holds both
+    auto fits = [&] {
+        shape.counters_apart = policy.match_rank;
+        if (shape.local_bytes(key_size, value_size) <= budget) return true;
+        shape.counters_apart = false;
+        return shape.local_bytes(key_size, value_size) <= budget;
+    };
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
          group >= policy.group_size; group /= 2) {
         shape.group_size = group;
         shape.items = (keys + group - 1) / group;
-        if (group == policy.group_size || shape.local_bytes(key_size, value_size) <= budget) return shape;
+        if (fits() || group == policy.group_size) return shape;
     }
     shape.group_size = policy.group_size;
     shape.items = (keys + policy.group_size - 1) / policy.group_size;
+    fits();
     return shape;
 }
 
