@@ -346,16 +346,18 @@ void one_tile_sorts_match_stable_sort(const std::string& config) {
 
 TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
     // at most one onesweep tile: one work-group sorts, in the smallest of its tiles that holds every key; the
-    // policy's tiles, then tiles of 16 keys a work-item whose largest size takes a group larger than the policy's
+    // policy's tiles, then tiles of 32 keys a work-item in groups of 32, whose largest size takes a group larger
+    // than the policy's
     for (const bool larger_groups : {false, true}) {
-        std::optional<clalgo_test::ScopedVariable> items, group;
+        std::optional<clalgo_test::ScopedVariable> items, group, tile_group;
         if (larger_groups) {
-            items.emplace("CLALGO_SORT_ITEMS", "16");
-            group.emplace("CLALGO_SORT_TILE_GROUP", "1024");
-            // the largest of these tiles takes a group larger than the policy's
+            items.emplace("CLALGO_SORT_ITEMS", "32");
+            group.emplace("CLALGO_SORT_GROUP", "32");
+            tile_group.emplace("CLALGO_SORT_TILE_GROUP", "1024");
+            // the largest of these tiles (32 x 32 keys) takes a group larger than the policy's
             const auto& info = queue().info();
             const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::onesweep);
-            EXPECT_GT(clalgo::detail::radix_tile_policy(info, policy, 4, 4, 0).group_size, policy.group_size);
+            EXPECT_GT(clalgo::detail::radix_tile_policy(info, policy, 5, 4, 0).group_size, policy.group_size);
         }
         one_tile_sorts_match_stable_sort(larger_groups ? "larger groups " : "");
     }
@@ -474,13 +476,16 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
                 }
             }
     }
-    // NVIDIA, 32-bit keys: 8 keys or more a work-item
+    // NVIDIA, 32-bit keys: 16 keys a work-item where the ranking's counters fit apart, else 8 or more
     const auto nvidia = clalgo::typical_device(DeviceClass::nvidia_gpu);
     const auto policy = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 512u);  // 4096 keys
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 8u);
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 256u);  // 4096 keys
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 16u);
     EXPECT_TRUE(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).counters_apart);
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).group_size, 1024u);  // 8192 keys
+    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).items, 8u);
+    EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).counters_apart);
     EXPECT_FALSE(policy.counters_apart);  // the onesweep passes' counters share the keys' local memory
     // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
     // atomic match; pairs of them 32 (31 where the values take local memory), 64-bit keys 28 before the look-back

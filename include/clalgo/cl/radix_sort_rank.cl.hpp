@@ -121,16 +121,11 @@ inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = lid; d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
-        /* every warp's count read at once, then replaced by the counts of the warps before it */
-        uint counts[CLALGO_WARPS];
-#pragma unroll
-        for (uint w = 0; w < CLALGO_WARPS; ++w)
-            counts[w] = counters[w * CLALGO_RADIX + d];
         uint running = 0;
-#pragma unroll
         for (uint w = 0; w < CLALGO_WARPS; ++w) {
+            const uint count = counters[w * CLALGO_RADIX + d];
             counters[w * CLALGO_RADIX + d] = running;
-            running += counts[w];
+            running += count;
         }
         tile_counts[d] = running;
         tile_starts[d] = running;

@@ -294,9 +294,11 @@ inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
 
 /// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at
 /// least 8 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
-/// each digit's ranking is short. On an H100, 4096 keys sorted fastest in 512 x 8 (against 256 x 16 and
-/// 1024 x 4: docs/architecture.md). The one-tile sort moves item numbers through local memory, not values (it
-/// gathers each value once, at the end), and on NVIDIA keeps its ranking's counters apart where they fit.
+/// each digit's ranking is short; on NVIDIA 16 keys each where local memory also holds the ranking's counters
+/// apart from the keys (fewer warps to wait for at each barrier). On an H100, 4096 keys sorted fastest in
+/// 256 x 16 with the counters apart (against 512 x 8 and 1024 x 4); 8192 in 1024 x 8, whose counters share the
+/// keys' memory (512 x 16 was slower so: docs/architecture.md). The one-tile sort moves item numbers through
+/// local memory, not values (it gathers each value once, at the end).
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {
     RadixSortPolicy shape = policy.with_small_forms();
@@ -312,6 +314,14 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
         shape.counters_apart = false;
         return shape.local_bytes(key_size, value_size) <= budget;
     };
+    // NVIDIA: 16 keys a work-item where the counters fit apart (fewer warps to wait for at each barrier)
+    const std::size_t fewer = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 16)));
+    if (policy.match_rank && fewer >= policy.group_size) {
+        shape.group_size = fewer;
+        shape.items = (keys + fewer - 1) / fewer;
+        shape.counters_apart = true;
+        if (shape.local_bytes(key_size, value_size) <= budget) return shape;
+    }
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
          group >= policy.group_size; group /= 2) {
         shape.group_size = group;
