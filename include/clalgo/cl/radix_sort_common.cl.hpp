@@ -138,6 +138,30 @@ inline void clalgo_scan_sums(__local ulong *sums)
 
 /* Replaces values[0 .. CLALGO_RADIX) by their exclusive scan; `sums` holds CLALGO_GROUP_SIZE values. Every
    work-item of the group calls it; it ends with a barrier. */
+#if CLALGO_SHUFFLE_SCAN && CLALGO_GROUP_SIZE == CLALGO_RADIX
+/* one digit a work-item (NVIDIA): each warp scans its 32 by shuffles, then adds the totals of the warps before it
+   (two barriers, where clalgo_scan_sums and the steps around it take five) */
+inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
+{
+    const uint lid = get_local_id(0), lane = lid & 31;
+    const ulong value = values[lid];
+    ulong sum = value;
+#pragma unroll
+    for (uint delta = 1; delta < 32; delta <<= 1) {
+        const ulong below = clalgo_shuffle_up_ulong(sum, delta);
+        if (lane >= delta)
+            sum += below;
+    }
+    if (lane == 31)
+        sums[lid >> 5] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong before = 0;
+    for (uint warp = 0; warp < (lid >> 5); ++warp)
+        before += sums[warp];
+    values[lid] = before + sum - value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
 inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
 {
     const uint lid = get_local_id(0);
@@ -158,6 +182,7 @@ inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+#endif
 )CLC";
 
 }  // namespace clalgo::detail::cl_source
