@@ -51,12 +51,13 @@ def main() -> None:
                 device = line
             elif match := LINE.match(line):
                 builds.setdefault(match.group(1), []).append(float(match.group(4)))
-    lines = [device, f"first builds over {options.runs} runs of first_build (ms): median, fastest, slowest", ""]
+    lines = [device, f"first builds in {options.runs} processes of first_build, caches off (ms): median, fastest, "
+             "slowest", ""]
     lines.append(f"{'kind':<36} {'median':>8} {'fastest':>8} {'slowest':>8}")
     for kind, times in builds.items():
         lines.append(f"{kind:<36} {statistics.median(times):8.1f} {min(times):8.1f} {max(times):8.1f}")
-    for run, output in enumerate(outputs):
-        lines += ["", f"run {run + 1}:", output.rstrip()]
+    for output in outputs:
+        lines += ["", "one process of first_build:", output.rstrip()]
     text = "\n".join(lines) + "\n"
     if options.out:
         with open(options.out, "w") as out:
