@@ -487,6 +487,13 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).items, 8u);
     EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).counters_apart);
     EXPECT_FALSE(policy.counters_apart);  // the onesweep passes' counters share the keys' local memory
+    // pairs of 4096: the counters apart, and so the item numbers in a region of their own beside the keys
+    const auto pairs_of_4096 = clalgo::detail::radix_tile_policy(
+        nvidia, clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic), 4, 4, 4);
+    EXPECT_EQ(pairs_of_4096.tile(), 4096u);
+    EXPECT_TRUE(pairs_of_4096.counters_apart);
+    // the item numbers' region (2 bytes a key) beside the keys' exchange, which is the same size as without values
+    EXPECT_EQ(pairs_of_4096.local_bytes(4, 4) - pairs_of_4096.local_bytes(4, 0), pairs_of_4096.tile() * 2);
     // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
     // atomic match; pairs of them 32 (31 where the values take local memory), 64-bit keys 28 before the look-back
     EXPECT_EQ(policy.items, 36u);

@@ -137,8 +137,10 @@ inline void clalgo_scan_sums(__local ulong *sums)
 #endif
 
 /* Replaces values[0 .. CLALGO_RADIX) by their exclusive scan; `sums` holds CLALGO_GROUP_SIZE values. Every
-   work-item of the group calls it; it ends with a barrier. */
-#if CLALGO_SHUFFLE_SCAN && CLALGO_GROUP_SIZE == CLALGO_RADIX
+   work-item of the group calls it; it ends with a barrier. With CLALGO_OWN_DIGIT_SCAN a work-item reads only
+   values[its local id] before the first barrier, so a caller that wrote each value in that work-item needs none. */
+#define CLALGO_OWN_DIGIT_SCAN (CLALGO_SHUFFLE_SCAN && CLALGO_GROUP_SIZE == CLALGO_RADIX)
+#if CLALGO_OWN_DIGIT_SCAN
 /* one digit a work-item (NVIDIA): each warp scans its 32 by shuffles, then adds the totals of the warps before it
    (two barriers, where clalgo_scan_sums and the steps around it take five) */
 inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)

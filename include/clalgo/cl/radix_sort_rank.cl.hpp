@@ -15,7 +15,9 @@
 // early counts): clalgo_count_tile fills tile_counts (and ends with a barrier; on NVIDIA it has run the ballots
 // already), clalgo_place_tile the places and tile_starts; between them `counters` and `ranked` carry the count's
 // partial results, so a caller leaves both alone. clalgo_rank_tile makes both calls. With CLALGO_COUNTERS_APART
-// (NVIDIA), `counters` is local memory of the ranking's own that the caller zeroes once; the ranking leaves it zero.
+// (NVIDIA), `counters` is local memory of the ranking's own that the caller zeroes once; the ranking leaves it zero,
+// and ends with no group barrier (nor does the count, where a work-item scans one digit): a caller that ranks
+// again passes a barrier of its own first (the one-tile sort's exchange of the keys).
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -130,7 +132,11 @@ inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint
         tile_counts[d] = running;
         tile_starts[d] = running;
     }
+#if !(CLALGO_COUNTERS_APART && CLALGO_OWN_DIGIT_SCAN)
+    /* (one digit a work-item with the counters apart, the one-tile sort: clalgo_place_tile's scan reads each
+       digit's start in the work-item that wrote it, and nobody reads tile_counts) */
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 }
 
 inline void clalgo_place_tile(uint *ranked, __local uint *counters, __local uint *tile_counts,
@@ -144,12 +150,15 @@ inline void clalgo_place_tile(uint *ranked, __local uint *counters, __local uint
         ranked[j] = (ranked[j] >> 8) + (uint)tile_starts[digit] + mine[digit];
     }
 #if CLALGO_COUNTERS_APART
-    /* the warp has read its counters: zero again for the next digit (its words of the or-match clear themselves) */
+    /* the warp has read its counters: zero again for the next digit (its words of the or-match clear themselves).
+       No group barrier: the caller's next writes go to memory apart from the counters, and the next digit's
+       count reads other warps' counters only after its own barrier. */
     clalgo_warp_sync();
     for (uint d = get_local_id(0) & 31; d < CLALGO_RADIX; d += 32)
         mine[d] = 0;
-#endif
+#else
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 }
 #else
 #define CLALGO_ITEM(j) (get_local_id(0) * CLALGO_ITEMS + (j))

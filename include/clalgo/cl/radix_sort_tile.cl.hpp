@@ -36,8 +36,17 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
     clalgo_key_t keys[CLALGO_ITEMS];
     uint ranked[CLALGO_ITEMS];
 #if CLALGO_HAS_VALUES
+    /* with the counters apart (where local memory is to spare), the item numbers have a region of their own and
+       move beside the keys under one barrier; else after them, through the keys' region */
+#define CLALGO_ITEMS_APART CLALGO_COUNTERS_APART
+#if CLALGO_ITEMS_APART
+    __local ushort tile_items[CLALGO_TILE];
+#else
     __local ushort *tile_items = (__local ushort *)exchange;
+#endif
     uint items[CLALGO_ITEMS];
+#else
+#define CLALGO_ITEMS_APART 0
 #endif
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j) {
@@ -58,12 +67,20 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
         __local uint *tile_words = (__local uint *)exchange;
         uint lows[CLALGO_ITEMS];
 #pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
             tile_words[ranked[j]] = (uint)as_ulong(keys[j]);
+#if CLALGO_ITEMS_APART
+            tile_items[ranked[j]] = (ushort)items[j];
+#endif
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
             lows[j] = tile_words[CLALGO_ITEM(j)];
+#if CLALGO_ITEMS_APART
+            items[j] = tile_items[CLALGO_ITEM(j)];
+#endif
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
         for (uint j = 0; j < CLALGO_ITEMS; ++j)
@@ -74,14 +91,22 @@ void clalgo_radix_tile_sort(${tile_sort_signature})
             keys[j] = as_${key_type}(((ulong)tile_words[CLALGO_ITEM(j)] << 32) | lows[j]);
 #else
 #pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
             tile_keys[ranked[j]] = keys[j];
+#if CLALGO_ITEMS_APART
+            tile_items[ranked[j]] = (ushort)items[j];
+#endif
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (uint j = 0; j < CLALGO_ITEMS; ++j)
+        for (uint j = 0; j < CLALGO_ITEMS; ++j) {
             keys[j] = tile_keys[CLALGO_ITEM(j)];
+#if CLALGO_ITEMS_APART
+            items[j] = tile_items[CLALGO_ITEM(j)];
 #endif
-#if CLALGO_HAS_VALUES
+        }
+#endif
+#if CLALGO_HAS_VALUES && !CLALGO_ITEMS_APART
         /* the items the same way, through the same local memory */
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll

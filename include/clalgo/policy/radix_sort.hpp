@@ -114,7 +114,8 @@ struct RadixSortPolicy {
 
     /// Local memory of a onesweep tile (cl/radix_sort_onesweep.cl.hpp): one region that holds in turn the rank's
     /// counters, the keys in digit order and the values (or the items they come from, 2 bytes each); the
-    /// per-digit arrays; with values, each place's digit.
+    /// per-digit arrays; with values, each place's digit (the one-tile sort with the counters apart: the items'
+    /// region of their own, 2 bytes a key, cl/radix_sort_tile.cl.hpp).
     std::size_t local_bytes(std::size_t key_size, std::size_t value_size) const {
         const std::size_t digits = 256 * (4 + 8 + 8) + group_size * 8 + 4;
         const std::size_t rank = match_rank ? (group_size / 32) * 256 * 4 * (forms.match_or ? 3 : 1)
@@ -122,7 +123,7 @@ struct RadixSortPolicy {
         std::size_t moved = split_keys ? 4 : key_size;
         if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
         const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8 + (counters_apart ? rank : 0);
-        return exchange + digits + (value_size > 0 ? tile() : 0);  // with values: each place's digit
+        return exchange + digits + (value_size > 0 ? tile() * (counters_apart ? 2 : 1) : 0);
     }
 };
 
