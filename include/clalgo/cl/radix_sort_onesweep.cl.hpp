@@ -38,6 +38,8 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_COUNTERS_APART ${counters_apart}
 /* the group's scans by warp shuffles (NVIDIA's inline PTX) */
 #define CLALGO_SHUFFLE_SCAN ${shuffle_scan}
+/* the program of the one-tile sort (cl/radix_sort_tile.cl.hpp), not of the passes */
+#define CLALGO_ONE_TILE ${tile_program}
 #if ${nvidia}
 /* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
 #define CLALGO_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")

@@ -44,11 +44,21 @@ inline uint clalgo_match_any(const uint value)
     uint peers = 0xffffffffu;
 #pragma unroll
     for (uint bit = 0; bit < 8; ++bit) {
+#if CLALGO_ONE_TILE
+        /* the lanes whose bit is this lane's: the ballot, inverted under its own predicate where the bit is clear
+           (fewer instructions: on an H100 the one-tile sort of 4,096 keys 1 % faster, but the onesweep passes of
+           64-bit keys 18 % slower so, 1,594 against 1,340 us at 2^24) */
+        uint same;
+        asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; @!p not.b32 %0, %0; }"
+                     : "=r"(same) : "r"(value & (1u << bit)));
+        peers &= same;
+#else
         const uint set = value & (1u << bit);
         uint votes;
         asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
                      : "=r"(votes) : "r"(set));
         peers &= set ? votes : ~votes;
+#endif
     }
     return peers;
 }

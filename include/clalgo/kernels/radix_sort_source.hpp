@@ -142,6 +142,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"split_keys", library_text(policy.split_keys ? "1" : "0")},
         {"counters_apart", library_text(policy.counters_apart ? "1" : "0")},
         {"shuffle_scan", library_text(policy.shuffle_scan ? "1" : "0")},
+        {"tile_program", library_text(tile_program ? "1" : "0")},
         {"nvidia", library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")}};
     for (const char* kernel : {"count", "place", "scatter", "histogram", "onesweep", "tile_sort"})
         fills[std::string(kernel) + "_signature"] = library_text(radix_sort_signature(kernel, has_values).text());
