@@ -163,6 +163,29 @@ inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
     values[lid] = before + sum - value;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+/* the exclusive scan of one count a work-item, of at most 2^32 - 1 in all (the one-tile sort's digit counts): each
+   warp's by shuffles, then the totals of the warps before it; `sums` holds one value a warp. One barrier, before
+   which every work-item reads nothing of `sums`; the caller passes a barrier before it calls again. */
+inline uint clalgo_scan_own_count(const uint count, __local ulong *sums)
+{
+    const uint lid = get_local_id(0), lane = lid & 31;
+    uint sum = count;
+#pragma unroll
+    for (uint delta = 1; delta < 32; delta <<= 1) {
+        uint below;
+        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(below) : "r"(sum), "r"(delta));
+        if (lane >= delta)
+            sum += below;
+    }
+    if (lane == 31)
+        sums[lid >> 5] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0;
+    for (uint warp = 0; warp < (lid >> 5); ++warp)
+        before += (uint)sums[warp];
+    return before + sum - count;
+}
 #else
 inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
 {
