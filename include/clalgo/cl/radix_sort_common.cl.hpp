@@ -164,9 +164,10 @@ inline void clalgo_scan_digits(__local ulong *values, __local ulong *sums)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* the exclusive scan of one count a work-item, of at most 2^32 - 1 in all (the one-tile sort's digit counts): each
-   warp's by shuffles, then the totals of the warps before it; `sums` holds one value a warp. One barrier, before
-   which every work-item reads nothing of `sums`; the caller passes a barrier before it calls again. */
+/* the exclusive scan of one count a work-item, of at most 2^32 - 1 in all (a tile's digit counts), in 32 bits where
+   clalgo_scan_digits takes 64: each warp's by shuffles, then the totals of the warps before it; `sums` holds one
+   value a warp. One barrier, before which no work-item reads `sums`; the caller passes a barrier before it calls
+   again. */
 inline uint clalgo_scan_own_count(const uint count, __local ulong *sums)
 {
     const uint lid = get_local_id(0), lane = lid & 31;

@@ -12,9 +12,10 @@
 // place travel packed, as (place << 8) | digit), and fill tile_counts[d] (items of digit d in the tile) and
 // tile_starts[d] (their first place). `counters` is scratch of CLALGO_RANK_WORDS words, free again once the
 // ranking returns. A ranking is two calls, so that the tile's counts can be published between them (onesweep's
-// early counts): clalgo_count_tile fills tile_counts (and ends with a barrier; on NVIDIA it has run the ballots
-// already), clalgo_place_tile the places and tile_starts; between them `counters` and `ranked` carry the count's
-// partial results, so a caller leaves both alone. clalgo_rank_tile makes both calls. With CLALGO_COUNTERS_APART
+// early counts): clalgo_count_tile fills tile_counts (and ends with a barrier, except where each digit's count is
+// written and read by one work-item; on NVIDIA it has run the ballots already), clalgo_place_tile the places and
+// tile_starts; between them `counters` and `ranked` carry the count's partial results, so a caller leaves both
+// alone. clalgo_rank_tile makes both calls. With CLALGO_COUNTERS_APART
 // (NVIDIA), `counters` is local memory of the ranking's own that the caller zeroes once; the ranking leaves it zero,
 // and ends with no group barrier: a caller that ranks again passes a barrier of its own first (the one-tile
 // sort's exchange of the keys). With one digit a work-item (CLALGO_STARTS_IN_COUNTERS) the counters carry each
@@ -149,7 +150,7 @@ inline void clalgo_count_tile(uint *ranked, __local uint *counters, __local uint
 #if CLALGO_HAS_VALUES
     /* not needed (every digit's count is read by its own work-item until clalgo_place_tile's barrier), but on an
        H100 sorts with values ran 1 % faster with it (2^24 pairs 693 to 697 us against 701), keys alone 2 % slower
-       (2^24 uint32 keys 466 against 458 to 459) */
+       with it (2^24 uint32 keys 466 against 458 to 459) */
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 #endif
