@@ -96,11 +96,17 @@ inline constexpr const char* radix_digit_scan = R"CLC(
 #if CLALGO_SHUFFLE_SCAN
 /* NVIDIA, groups of whole warps: each warp scans its 32 sums by shuffles, then adds the totals of the warps before
    it (three barriers, where the scan in local memory takes two a step) */
+/* the word of the lane `delta` below; lanes below `delta` get their own back */
+inline uint clalgo_shuffle_up_word(const uint value, const uint delta)
+{
+    uint moved;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(moved) : "r"(value), "r"(delta));
+    return moved;
+}
+
 inline ulong clalgo_shuffle_up_ulong(const ulong value, const uint delta)
 {
-    uint low, high;
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(low) : "r"((uint)value), "r"(delta));
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(high) : "r"((uint)(value >> 32)), "r"(delta));
+    const uint low = clalgo_shuffle_up_word((uint)value, delta), high = clalgo_shuffle_up_word((uint)(value >> 32), delta);
     return ((ulong)high << 32) | low;
 }
 
@@ -174,8 +180,7 @@ inline uint clalgo_scan_own_count(const uint count, __local ulong *sums)
     uint sum = count;
 #pragma unroll
     for (uint delta = 1; delta < 32; delta <<= 1) {
-        uint below;
-        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(below) : "r"(sum), "r"(delta));
+        const uint below = clalgo_shuffle_up_word(sum, delta);
         if (lane >= delta)
             sum += below;
     }
