@@ -308,30 +308,23 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
     shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
-    // the ranking's counters apart from the keys where local memory holds both
-    auto fits = [&] {
+    // the shape in groups of `group`: whether local memory holds it, with the ranking's counters apart from the
+    // keys where it holds both (`apart_only`: only so)
+    auto fits = [&](std::size_t group, bool apart_only) {
+        shape.group_size = group;
+        shape.items = (keys + group - 1) / group;
         shape.counters_apart = policy.match_rank;
         if (shape.local_bytes(key_size, value_size) <= budget) return true;
         shape.counters_apart = false;
-        return shape.local_bytes(key_size, value_size) <= budget;
+        return !apart_only && shape.local_bytes(key_size, value_size) <= budget;
     };
     // NVIDIA: 16 keys a work-item where the counters fit apart (fewer warps to wait for at each barrier)
     const std::size_t fewer = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 16)));
-    if (policy.match_rank && fewer >= policy.group_size) {
-        shape.group_size = fewer;
-        shape.items = (keys + fewer - 1) / fewer;
-        shape.counters_apart = true;
-        if (shape.local_bytes(key_size, value_size) <= budget) return shape;
-    }
+    if (policy.match_rank && fewer >= policy.group_size && fits(fewer, true)) return shape;
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
-         group >= policy.group_size; group /= 2) {
-        shape.group_size = group;
-        shape.items = (keys + group - 1) / group;
-        if (fits() || group == policy.group_size) return shape;
-    }
-    shape.group_size = policy.group_size;
-    shape.items = (keys + policy.group_size - 1) / policy.group_size;
-    fits();
+         group >= policy.group_size; group /= 2)
+        if (fits(group, false) || group == policy.group_size) return shape;
+    fits(policy.group_size, false);
     return shape;
 }
 
