@@ -91,11 +91,7 @@ inline clalgo_key_t clalgo_key_of_bits(clalgo_bits_t bits, const clalgo_bits_t f
 inline constexpr const char* radix_digit_scan = R"CLC(
 #define CLALGO_DIGITS_EACH ((CLALGO_RADIX + CLALGO_GROUP_SIZE - 1) / CLALGO_GROUP_SIZE)
 
-/* Replaces sums[0 .. CLALGO_GROUP_SIZE), one per work-item, by their inclusive scan; every work-item of the group
-   calls it, and it ends with a barrier. */
 #if CLALGO_SHUFFLE_SCAN
-/* NVIDIA, groups of whole warps: each warp scans its 32 sums by shuffles, then adds the totals of the warps before
-   it (three barriers, where the scan in local memory takes two a step) */
 /* the word of the lane `delta` below; lanes below `delta` get their own back */
 inline uint clalgo_shuffle_up_word(const uint value, const uint delta)
 {
@@ -109,7 +105,13 @@ inline ulong clalgo_shuffle_up_ulong(const ulong value, const uint delta)
     const uint low = clalgo_shuffle_up_word((uint)value, delta), high = clalgo_shuffle_up_word((uint)(value >> 32), delta);
     return ((ulong)high << 32) | low;
 }
+#endif
 
+/* Replaces sums[0 .. CLALGO_GROUP_SIZE), one per work-item, by their inclusive scan; every work-item of the group
+   calls it, and it ends with a barrier. */
+#if CLALGO_SHUFFLE_SCAN
+/* NVIDIA, groups of whole warps: each warp scans its 32 sums by shuffles, then adds the totals of the warps before
+   it (three barriers, where the scan in local memory takes two a step) */
 inline void clalgo_scan_sums(__local ulong *sums)
 {
     const uint lid = get_local_id(0), lane = lid & 31;
