@@ -495,25 +495,30 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     // the item numbers' region (2 bytes a key) beside the keys' exchange, which is the same size as without values
     EXPECT_EQ(pairs_of_4096.local_bytes(4, 4) - pairs_of_4096.local_bytes(4, 0), pairs_of_4096.tile() * 2);
     // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
-    // atomic match; pairs of them 32 (31 where the values take local memory), 64-bit keys 28 before the look-back
+    // atomic match; pairs of them 32 (31 where the values take local memory) in the same form, but with 64-bit
+    // values by ballots and warp barriers, keys after the look-back; 64-bit keys 28 before the look-back
     EXPECT_EQ(policy.items, 36u);
     EXPECT_TRUE(policy.forms.keys_before_look_back && policy.forms.match_or && policy.forms.rank_atomics);
     const auto pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
     EXPECT_EQ(pairs.items, 31u);
-    EXPECT_FALSE(pairs.forms.keys_before_look_back || pairs.forms.match_or || pairs.forms.rank_atomics);
+    EXPECT_TRUE(pairs.forms.keys_before_look_back && pairs.forms.match_or && pairs.forms.rank_atomics);
+    const auto wide_values = clalgo::detail::radix_sort_policy(nvidia, 4, 8, SortAlgorithm::automatic);
+    EXPECT_FALSE(wide_values.forms.keys_before_look_back || wide_values.forms.match_or || wide_values.forms.rank_atomics);
     const auto wide = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic);
     EXPECT_EQ(wide.items, 28u);
     EXPECT_TRUE(wide.forms.keys_before_look_back && wide.split_keys);
     EXPECT_FALSE(wide.forms.match_or || wide.forms.rank_atomics);
     // float keys alone take the form of 32-bit integer keys; double keys keep ballots, warp barriers, keys after
-    // the look-back and tiles of 28, as do float keys with values (tiles of 28)
+    // the look-back and tiles of 28; float keys with values take tiles of 28 in the form of pairs
     const auto floats = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(floats.items, 36u);
     EXPECT_TRUE(floats.forms.keys_before_look_back && floats.forms.match_or && floats.forms.rank_atomics);
     const auto doubles = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(doubles.items, 28u);
     EXPECT_FALSE(doubles.forms.keys_before_look_back || doubles.forms.match_or || doubles.forms.rank_atomics);
-    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true).items, 28u);
+    const auto float_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true);
+    EXPECT_EQ(float_pairs.items, 28u);
+    EXPECT_TRUE(float_pairs.forms.keys_before_look_back && float_pairs.forms.match_or && float_pairs.forms.rank_atomics);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
     {
@@ -1055,7 +1060,7 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         }
         clalgo_test::ScopedVariable atomic("CLALGO_SORT_RANK", "atomic");
         clalgo_test::ScopedVariable match("CLALGO_SORT_MATCH", "or");
-        const auto forced = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::onesweep);
+        const auto forced = clalgo::detail::radix_sort_policy(nvidia, 4, 8, SortAlgorithm::onesweep);
         EXPECT_TRUE(forced.forms.rank_atomics && forced.forms.match_or);
         EXPECT_TRUE(forced.small_forms.rank_atomics && forced.small_forms.match_or);  // the variables reach every tile
         EXPECT_FALSE(clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep).forms.rank_atomics);

@@ -208,13 +208,15 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     policy.group_size = device == DeviceClass::nvidia_gpu && group >= 32 ? group / 32 * 32 : power_of_two_at_most(group);
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
     // checked on every onesweep device. On an H100, 32-bit keys alone (integer or float) ranked fastest with both
-    // the atomic match and the atomic counters; pairs and 64-bit keys with ballots and warp barriers
-    // (docs/architecture.md)
+    // the atomic match and the atomic counters, 64-bit keys with ballots and warp barriers; on an H200, pairs of
+    // 32-bit keys and values ranked like keys alone (and their keys in local memory before the look-back, below)
+    // tied at 2^22 and 2^24 and sorted 3 to 4 % faster at 2^26 and 2^28 (docs/architecture.md)
+    const bool ranked_as_keys = narrow_keys || (key_size <= 4 && value_size <= 4);
     const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
-    policy.forms.rank_atomics = policy.match_rank && rank.value_or(narrow_keys ? "atomic" : "sync") == "atomic";
+    policy.forms.rank_atomics = policy.match_rank && rank.value_or(ranked_as_keys ? "atomic" : "sync") == "atomic";
     policy.small_forms.rank_atomics = policy.match_rank && rank.value_or("sync") == "atomic";
     const auto match = tuning_choice("CLALGO_SORT_MATCH", {"ballots", "or"});
-    policy.forms.match_or = policy.match_rank && match.value_or(narrow_keys ? "or" : "ballots") == "or";
+    policy.forms.match_or = policy.match_rank && match.value_or(ranked_as_keys ? "or" : "ballots") == "or";
     policy.small_forms.match_or = policy.match_rank && match.value_or("ballots") == "or";
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
@@ -233,9 +235,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // 7.16 ms for 7.64 alone and 9.27 for 9.87 in pairs, but 64-bit keys (in halves) 22.9 ms for 19.0
     policy.early_counts = tuning_switch("CLALGO_SORT_EARLY_COUNTS").value_or(key_size <= 4);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
-    // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster
+    // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
+    // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
     const auto keys_before = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK");
-    policy.forms.keys_before_look_back = keys_before.value_or(narrow_keys || (key_size == 8 && !floating_keys));
+    policy.forms.keys_before_look_back = keys_before.value_or(ranked_as_keys || (key_size == 8 && !floating_keys));
     policy.small_forms.keys_before_look_back = keys_before.value_or(false);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
