@@ -17,6 +17,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 using clock_ = std::chrono::steady_clock;
 // CPU time of the calling thread: clalgo's and the driver's work in the enqueue loop, without the time the
 // thread waits or is preempted (on a busy machine, or where the driver's worker threads share its cores)
@@ -51,24 +52,25 @@ static void time_alone(const char* name, int calls, const std::function<void()>&
     if (queue) queue->finish();
 }
 
-// Time per call of `f` back to back, `calls` of them and one wait at the end: the best of three batches.
-static double per_call(clalgo::Queue& q, const std::function<void()>& f, int calls) {
-    for (int k = 0; k < calls / 20 + 1; ++k) f();
+// Time per call of `f` back to back: `calls` of them and one wait at the end.
+static double batch_per_call(clalgo::Queue& q, const std::function<void()>& f, int calls) {
+    auto t0 = clock_::now();
+    for (int k = 0; k < calls; ++k) f();
     q.finish();
-    double best = 0;
-    for (int batch = 0; batch < 3; ++batch) {
-        auto t0 = clock_::now();
-        for (int k = 0; k < calls; ++k) f();
-        q.finish();
-        const double seconds = std::chrono::duration<double>(clock_::now() - t0).count() / calls;
-        best = batch == 0 ? seconds : std::min(best, seconds);
-    }
-    return best * 1e6;
+    return std::chrono::duration<double>(clock_::now() - t0).count() / calls * 1e6;
+}
+
+static double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t half = values.size() / 2;
+    return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
 }
 
 // A call back to back against the same kernels launched straight through OpenCL with the arguments the call set
 // (its launches recorded by detail::LaunchLog), and where `read` is given, each replay followed by a blocking
-// read of that many bytes (a blocking call's round trip): what the call costs besides its launches.
+// read of that many bytes (a blocking call's round trip): what the call costs besides its launches. Batches of
+// the call and of the replay alternate, seven of each, so that a change of the device's or the host's pace
+// between them reaches both sides alike; printed: the medians and the range of the seven paired differences.
 static void against_raw(const char* name, clalgo::Queue& q, const std::function<void()>& f, int calls,
                         const cl::Buffer* read = nullptr, std::size_t bytes = 0) {
     std::vector<clalgo::detail::RecordedLaunch> launches;
@@ -85,9 +87,18 @@ static void against_raw(const char* name, clalgo::Queue& q, const std::function<
                                          launch.local ? cl::NDRange(launch.local) : cl::NullRange);
         if (read) q.get().enqueueReadBuffer(*read, CL_TRUE, 0, bytes, result);
     };
-    const double call = per_call(q, f, calls), raw = per_call(q, replay, calls);
-    std::printf("%-36s call %7.2f us, its %zu launch%s raw%s %7.2f us: %+.2f us\n", name, call, launches.size(),
-                launches.size() == 1 ? "" : "es", read ? " + blocking read" : "", raw, call - raw);
+    (void)batch_per_call(q, f, calls / 20 + 1);  // warm-up of both
+    (void)batch_per_call(q, replay, calls / 20 + 1);
+    std::vector<double> call, raw, difference;
+    for (int round = 0; round < 7; ++round) {
+        call.push_back(batch_per_call(q, f, calls));
+        raw.push_back(batch_per_call(q, replay, calls));
+        difference.push_back(call.back() - raw.back());
+    }
+    std::printf("%-36s call %7.2f us, its %zu launch%s raw%s %7.2f us: %+.2f us (rounds %+.2f to %+.2f)\n", name,
+                median(call), launches.size(), launches.size() == 1 ? "" : "es", read ? " + blocking read" : "",
+                median(raw), median(call) - median(raw), *std::min_element(difference.begin(), difference.end()),
+                *std::max_element(difference.begin(), difference.end()));
 }
 
 // The by-key family's inputs: float values, int keys in runs of 8, segments of 256.
@@ -146,6 +157,22 @@ static void raw_launches(const clalgo::Context& ctx, clalgo::Queue& q) {
             cl::Event done;
             q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64), nullptr, &done);
         });
+        // each apart: an event asked for, every argument set again, one argument set to a new value (a call's
+        // epoch)
+        measure((label + ": launch, event").c_str(), q, [&] {
+            cl::Event done;
+            q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64), nullptr, &done);
+        });
+        measure((label + ": set, launch").c_str(), q, [&] {
+            set_all();
+            q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64));
+        });
+        cl_long epoch = 0;
+        if (count > 2)
+            measure((label + ": one set anew, launch").c_str(), q, [&] {
+                kernel.setArg(2, ++epoch);  // argument 2 is a long
+                q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64));
+            });
     }
 }
 
