@@ -209,9 +209,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     policy.match_rank = device == DeviceClass::nvidia_gpu && policy.group_size % 32 == 0;
     // checked on every onesweep device. On an H100, 32-bit keys alone (integer or float) ranked fastest with both
     // the atomic match and the atomic counters, 64-bit keys with ballots and warp barriers; on an H200, pairs of
-    // 32-bit keys and values ranked like keys alone (and their keys in local memory before the look-back, below)
-    // tied at 2^22 and 2^24 and sorted 3 to 4 % faster at 2^26 and 2^28 (docs/architecture.md)
-    const bool ranked_as_keys = narrow_keys || (key_size <= 4 && value_size <= 4);
+    // 32-bit integer keys and values ranked like keys alone (and their keys in local memory before the look-back,
+    // below) sorted 1 to 4 % faster from 2^22 to 2^28 (docs/architecture.md); float keys with values, not timed
+    // so, keep ballots
+    const bool ranked_as_keys = narrow_keys || (key_size <= 4 && value_size <= 4 && !floating_keys);
     const auto rank = tuning_choice("CLALGO_SORT_RANK", {"sync", "atomic"});
     policy.forms.rank_atomics = policy.match_rank && rank.value_or(ranked_as_keys ? "atomic" : "sync") == "atomic";
     policy.small_forms.rank_atomics = policy.match_rank && rank.value_or("sync") == "atomic";
