@@ -541,6 +541,33 @@ TEST(ReductionAsync, IntoWritesOnlyItsSlotOfALargerArray) {
     EXPECT_EQ(slots.to_host(queue()), expected);
 }
 
+TEST(ReductionAsync, OneWorkGroupAndSeveralGiveTheirResultsInEveryFormAtTheBoundary) {
+    // a launch of one work-group writes its total as the result; more combine partials through the scratch
+    // buffer. GPUs give a work-group 4,096 items, CPUs 2^20: sizes on both sides of both, called in turns, each
+    // result blocking, left in a slot of a device array, and in a device result of its own
+    clalgo::ReductionKernel<std::int64_t> sum(context(), "0", "a+b", "x[i]", "const int *x", named("sum"));
+    const std::vector<std::size_t> sizes{4095, 4096, 4097, 8193, 1, (std::size_t(1) << 20), (std::size_t(1) << 20) + 1};
+    std::vector<clalgo::Array<std::int32_t>> inputs;
+    std::vector<std::int64_t> expected;
+    for (std::size_t n : sizes) {
+        const auto host = clalgo_test::random_values<std::int32_t>(n, 90 + n);
+        inputs.push_back(clalgo::to_device(queue(), host));
+        expected.push_back(std::accumulate(host.begin(), host.end(), std::int64_t(0)));
+    }
+    clalgo::Array<std::int64_t> slots(queue(), sizes.size() + 2);
+    slots.fill(queue(), -1);
+    std::vector<std::int64_t> expected_slots(sizes.size() + 2, -1);
+    for (int round = 0; round < 3; ++round) {
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            ASSERT_EQ(sum(queue(), inputs[k]), expected[k]) << "n = " << sizes[k] << ", round " << round;
+            sum.into(queue(), slots.view(k + 1, 1), inputs[k]);
+            expected_slots[k + 1] = expected[k];
+            ASSERT_EQ(sum.async(queue(), inputs[k]).get(queue()), expected[k]) << "n = " << sizes[k];
+        }
+        EXPECT_EQ(slots.to_host(queue()), expected_slots) << "round " << round;
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
 

@@ -6,7 +6,8 @@
 // one NVIDIA runs, whose launch PoCL's serial default does not show). Last, a trivial kernel of 1 to 20 arguments
 // launched straight through OpenCL: how the driver's launch cost grows with the number of arguments.
 // First, every primitive's call against its own kernels launched raw with the call's arguments (calls_against_raw).
-// `host_cost --segmented` runs only segmented_floor (below), twice; `host_cost --against-raw` only the first part.
+// `host_cost --segmented` runs only segmented_floor (below), twice; `host_cost --against-raw` only the first part;
+// `host_cost --raw-launches` only the trivial kernels' launches.
 // Build target host_cost; docs/performance.md quotes its output.
 #include <clalgo/clalgo.hpp>
 #include <algorithm>
@@ -118,9 +119,12 @@ struct ByKeyInputs {
     clalgo::Array<std::int64_t> offsets;
 };
 
-// kernel k<count>: argument 0 a buffer, then buffers and longs alternating (as a user's array and its offset)
+// kernel k<count>: argument 0 a buffer, then buffers and longs alternating (as a user's array and its offset);
+// kernel b<count>: <count> buffers; kernel l<count>: a buffer and <count> - 1 longs; kernel s<count>: a buffer
+// and those longs in one struct argument
 static std::string raw_kernel_source(int count) {
-    std::string text = "__kernel void k" + std::to_string(count) + "(__global long *out";
+    const std::string c = std::to_string(count);
+    std::string text = "__kernel void k" + c + "(__global long *out";
     std::string body = "    if (get_global_id(0) == 0) out[0] = 0";
     for (int a = 1; a < count; ++a) {
         if (a % 2) text += ", __global long *b" + std::to_string(a);
@@ -129,7 +133,22 @@ static std::string raw_kernel_source(int count) {
             body += " + s" + std::to_string(a);
         }
     }
-    return text + ")\n{\n" + body + ";\n}\n";
+    text += ")\n{\n" + body + ";\n}\n";
+    std::string buffers = "__kernel void b" + c + "(__global long *out", longs = "__kernel void l" + c + "(__global long *out";
+    std::string fields, longs_body = "    if (get_global_id(0) == 0) out[0] = 0", struct_body = longs_body;
+    for (int a = 1; a < count; ++a) {
+        buffers += ", __global long *b" + std::to_string(a);
+        longs += ", long s" + std::to_string(a);
+        fields += " long s" + std::to_string(a) + ";";
+        longs_body += " + s" + std::to_string(a);
+        struct_body += " + p.s" + std::to_string(a);
+    }
+    text += buffers + ")\n{\n    if (get_global_id(0) == 0) out[0] = 1;\n}\n";
+    text += longs + ")\n{\n" + longs_body + ";\n}\n";
+    if (count > 1)
+        text += "typedef struct {" + fields + " } p" + c + "_t;\n__kernel void s" + c + "(__global long *out, const p" + c +
+                "_t p)\n{\n" + struct_body + ";\n}\n";
+    return text;
 }
 
 static void raw_launches(const clalgo::Context& ctx, clalgo::Queue& q) {
@@ -173,6 +192,30 @@ static void raw_launches(const clalgo::Context& ctx, clalgo::Queue& q) {
                 kernel.setArg(2, ++epoch);  // argument 2 is a long
                 q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64));
             });
+    }
+    // which arguments the launch's cost grows with: buffers, longs, or longs in one struct
+    for (int count : counts) {
+        if (count == 1) continue;
+        const std::string c = std::to_string(count);
+        cl::Kernel buffers(program, ("b" + c).c_str()), longs(program, ("l" + c).c_str()), packed(program, ("s" + c).c_str());
+        std::vector<cl_long> fields(count - 1);
+        for (int a = 0; a < count; ++a) {
+            buffers.setArg(a, buffer);
+            if (a == 0) longs.setArg(a, buffer);
+            else longs.setArg(a, cl_long(a));
+            fields[a > 0 ? a - 1 : 0] = a;
+        }
+        packed.setArg(0, buffer);
+        packed.setArg(1, fields.size() * sizeof(cl_long), fields.data());
+        auto launch = [&](cl::Kernel& kernel) {
+            q.get().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64), cl::NDRange(64));
+        };
+        measure(("raw kernel, " + c + " buffers: launch").c_str(), q, [&] { launch(buffers); });
+        for (int a = 1; a < count; ++a) buffers.setArg(a, sizeof(cl_mem), nullptr);
+        measure(("raw kernel, " + c + " buffers, all but one null: launch").c_str(), q, [&] { launch(buffers); });
+        measure(("raw kernel, 1 buffer, " + std::to_string(count - 1) + " longs: launch").c_str(), q, [&] { launch(longs); });
+        measure(("raw kernel, 1 buffer, " + std::to_string(count - 1) + " longs in a struct: launch").c_str(), q,
+                [&] { launch(packed); });
     }
 }
 
@@ -437,6 +480,10 @@ int main(int argc, char** argv) {
     }
     auto ctx = clalgo::Context::default_context();
     clalgo::Queue q(ctx);
+    if (argc > 1 && std::string(argv[1]) == "--raw-launches") {  // that section alone
+        raw_launches(ctx, q);
+        return 0;
+    }
     std::printf("calls against their own kernels launched raw (us per call, back to back)\n");
     calls_against_raw(ctx, q);
     if (argc > 1 && std::string(argv[1]) == "--against-raw") return 0;  // that section alone

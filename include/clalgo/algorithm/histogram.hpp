@@ -132,14 +132,13 @@ public:
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         // the running sums stay zero between calls (the kernel's last work-group clears them)
         auto& scratch = scratch_.get(queue);
-        scratch.sums.reserve_zeroed(queue, bins.size() * sizeof(Count));
-        scratch.done.reserve_zeroed(queue, 4);
+        scratch.memory.reserve_zeroed(queue, sums_at + bins.size() * sizeof(Count));
         cl::Kernel& kernel = on.kernel(options_.name);
         detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
             .set("clalgo_start", cl_long(indices.start)).set("clalgo_step", cl_long(indices.step)).set("n", cl_long(n))
             .set("clalgo_bins", cl_long(bins.size())).set("clalgo_counts", bins.buffer())
             .set("clalgo_counts_offset", cl_long(bins.offset()))
-            .set("clalgo_sums", scratch.sums.buffer).set("clalgo_done", scratch.done.buffer)
+            .set("clalgo_memory", scratch.memory.buffer)
             .user(bound, violations.buffer());
         Event done = detail::launch(queue, kernel, policy.groups * policy.group_size, policy.group_size, wait,
                                         options_.name.c_str());
@@ -150,12 +149,13 @@ public:
 private:
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"},
                                  {"long", "clalgo_bins"}, {"__global clalgo_count_t *", "clalgo_counts"},
-                                 {"long", "clalgo_counts_offset"}, {"__global clalgo_count_t *", "clalgo_sums"},
-                                 {"__global uint *", "clalgo_done"}};
-    /// Per queue: the running sums (zero between calls) and the count of finished work-groups.
+                                 {"long", "clalgo_counts_offset"}, {"__global uchar *", "clalgo_memory"}};
+    /// Per queue, one buffer: at byte 0 the count of finished work-groups, from sums_at on the running sums (zero
+    /// between calls; the template's CLALGO_SUMS_AT).
     struct Scratch {
-        detail::GrowingBuffer sums, done;
+        detail::GrowingBuffer memory;
     };
+    static constexpr std::size_t sums_at = 128;
     mutable detail::PerQueue<Scratch> scratch_;
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the bin expression indexes only at [i]: checked to hold every index

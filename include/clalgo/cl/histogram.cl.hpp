@@ -31,11 +31,17 @@ typedef ${count_type} clalgo_count_t;
 #define CLALGO_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
+/* the scratch buffer: the count of finished work-groups at byte 0, the running sums from byte 128 on (a launch
+   costs more for every buffer argument on NVIDIA, so the two share one) */
+#define CLALGO_SUMS_AT 128
+
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void ${name}(
     ${signature}${parameters})
 {
     ${array_pointers}
+    __global uint *clalgo_done = (__global uint *)clalgo_memory;
+    __global clalgo_count_t *clalgo_sums = (__global clalgo_count_t *)(clalgo_memory + CLALGO_SUMS_AT);
     __global clalgo_count_t *clalgo_out = clalgo_counts + clalgo_counts_offset;
     const int clalgo_local = clalgo_bins <= CLALGO_LOCAL_BINS;
     const uint clalgo_lid = get_local_id(0);

@@ -1,6 +1,8 @@
 // OpenCL C template of ReductionKernel, one launch: each work-group folds its share of the indices (a
 // grid-stride loop on GPUs, one contiguous chunk per work-item on CPUs) and combines its work-items into one
-// partial; the last work-group to finish (a ticket counts them) combines the partials into the result. The result is the same on every run for a given device and size.
+// partial; the last work-group to finish (a ticket counts them) combines the partials into the result, and a launch
+// of one work-group (small inputs) writes its total as the result. The result is the same on every run for a given
+// device and size.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -14,6 +16,9 @@ typedef ${value_type} clalgo_value_t;
 #define CLALGO_UNROLL ${unroll}
 #define CLALGO_WARP_SHUFFLE ${warp_shuffle}
 #define CLALGO_VECTOR_WIDTH ${vector_width}
+/* the scratch buffer: the ticket at byte 0, the partials from the largest alignment of an OpenCL C type on (a
+   launch costs more for every buffer argument on NVIDIA, so the two share one) */
+#define CLALGO_PARTIALS_AT 128
 
 #if ${nvidia}
 /* NVIDIA's mem_fence(CLK_GLOBAL_MEM_FENCE) orders within a work-group only; membar.gl orders device-wide */
@@ -42,6 +47,8 @@ void ${name}_reduce(
     ${signature}${parameters})
 {
     ${array_pointers}
+    __global uint *clalgo_ticket = (__global uint *)clalgo_memory;
+    __global clalgo_value_t *clalgo_partials = (__global clalgo_value_t *)(clalgo_memory + CLALGO_PARTIALS_AT);
     /* several accumulators per work-item: independent chains keep loads and arithmetic in flight */
     clalgo_value_t clalgo_acc[CLALGO_UNROLL];
     for (int clalgo_u = 0; clalgo_u < CLALGO_UNROLL; ++clalgo_u)
@@ -115,6 +122,14 @@ void ${name}_reduce(
     __local clalgo_value_t clalgo_scratch[CLALGO_GROUP_SIZE];
     __local uint clalgo_last_group;
     const clalgo_value_t clalgo_total = clalgo_group_reduce(clalgo_acc[0], clalgo_scratch);
+    /* no result buffer (a blocking call): the result goes to the scratch buffer, after the partials */
+    __global clalgo_value_t *clalgo_out = clalgo_result ? clalgo_result : clalgo_partials;
+    if (get_num_groups(0) == 1) {
+        /* one work-group (small inputs): its total is the result, with no partial, ticket or fence */
+        if (get_local_id(0) == 0)
+            clalgo_out[clalgo_result_offset] = clalgo_total;
+        return;
+    }
     if (get_local_id(0) == 0) {
         clalgo_partials[get_group_id(0)] = clalgo_total;
         CLALGO_DEVICE_FENCE();  /* the partial is visible before the ticket that counts it */
@@ -134,7 +149,7 @@ void ${name}_reduce(
     barrier(CLK_LOCAL_MEM_FENCE);
     clalgo_all = clalgo_group_reduce(clalgo_all, clalgo_scratch);
     if (get_local_id(0) == 0)
-        clalgo_result[clalgo_result_offset] = clalgo_all;
+        clalgo_out[clalgo_result_offset] = clalgo_all;
 }
 )CLC";
 

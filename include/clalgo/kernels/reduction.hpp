@@ -227,19 +227,16 @@ private:
         const detail::Violations violations(checked_.on(), queue);
         // under the launch lock: the scratch buffer is shared by the calls on this queue
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
+        // the ticket (zero between calls) and the partials, then the result of a call that gives no array for it
         auto& scratch = scratch_.get(queue);
-        scratch.partials.reserve(queue, (plan.max_groups + 1) * sizeof(T));
-        const cl::Buffer partials = scratch.partials.buffer;
-        if (result == nullptr) {
-            result = &scratch.partials.buffer;
-            result_offset = plan.max_groups;
-        }
+        scratch.memory.reserve_zeroed(queue, partials_at + (plan.max_groups + 1) * sizeof(T));
+        const bool in_scratch = result == nullptr;
+        if (in_scratch) result_offset = plan.max_groups;
 
         // enough groups to fill the device, but at least a few items per work-item; one group where n = 0
         const std::size_t items_per_group = plan.group_size * (plan.contiguous_chunks ? 4096 : 16);
         const std::size_t groups = std::max<std::size_t>(
             1, std::min(plan.max_groups, detail::divide_up(static_cast<std::uint64_t>(n), items_per_group)));
-        scratch.ticket.reserve_zeroed(queue, 4);
 
         std::int64_t vector_head = -1;
         if (plan.vector_width > 0 && indices.step == 1 && n >= 4 * plan.vector_width) {
@@ -258,9 +255,8 @@ private:
             .set("clalgo_step", static_cast<cl_long>(indices.step))
             .set("n", static_cast<cl_long>(n))
             .set("clalgo_vector_head", static_cast<cl_long>(vector_head))
-            .set("clalgo_partials", partials)
-            .set("clalgo_ticket", scratch.ticket.buffer)
-            .set("clalgo_result", *result)
+            .set("clalgo_memory", scratch.memory.buffer)
+            .set("clalgo_result", in_scratch ? no_buffer() : *result)
             .set("clalgo_result_offset", static_cast<cl_long>(result_offset))
             .user(bound, violations.buffer());
         Event done = detail::launch(queue, kernel, groups * plan.group_size, plan.group_size, call.wait,
@@ -273,7 +269,13 @@ private:
             // (docs/architecture.md, "Design notes").
             detail::enqueue_with_memory_retry(
                 queue,
-                [&] { queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back); },
+                [&] {
+                    if (in_scratch)
+                        queue.get().enqueueReadBuffer(scratch.memory.buffer, CL_TRUE,
+                                                      partials_at + result_offset * sizeof(T), sizeof(T), read_back);
+                    else
+                        queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back);
+                },
                 [&] { return "reading the result of '" + options_.name + "'"; });
         }
         return done;
@@ -296,14 +298,20 @@ private:
                                  {"long", "clalgo_step"},
                                  {"long", "n"},
                                  {"long", "clalgo_vector_head"},
-                                 {"__global clalgo_value_t *", "clalgo_partials"},
-                                 {"__global uint *", "clalgo_ticket"},
+                                 {"__global uchar *", "clalgo_memory"},
                                  {"__global clalgo_value_t *", "clalgo_result"},
                                  {"long", "clalgo_result_offset"}};
-    /// Per queue: the partials, then the blocking call's result; the ticket that finds the last work-group.
+    /// Per queue, one buffer: at byte 0 the ticket that finds the last work-group, from partials_at on the
+    /// partials, then the result of a call that gives no array for it (the template's CLALGO_PARTIALS_AT).
     struct Scratch {
-        detail::GrowingBuffer partials, ticket;
+        detail::GrowingBuffer memory;
     };
+    static constexpr std::size_t partials_at = 128;
+    /// A null buffer argument (the kernel then writes its result into the scratch buffer).
+    static const cl::Buffer& no_buffer() {
+        static const cl::Buffer none;
+        return none;
+    }
     mutable detail::PerQueue<Scratch> scratch_;
 };
 
