@@ -79,8 +79,7 @@ public:
                                        context.info(device).name + "' lacks (count into uint32 instead)");
         const std::string parameters = detail::kernel_parameters(declarations_) + checked_.parameters();
         auto generate = [&](const DeviceInfo& info) {
-            const auto policy = histogram_policy(info, 0);
-            shapes_[&info] = policy;  // the launches keep the shape the source was made with
+            const auto policy = histogram_policy(info, 0, forced_group_size_);
             return detail::render(
                 detail::cl_source::histogram,
                 {{"prologue", detail::library_text(detail::program_prologue(info, types) + checked_.helpers())},
@@ -124,9 +123,8 @@ public:
         const std::int64_t n = indices.size();
         if (n == 0) return bins.fill(queue, Count(0), wait);
         auto& on = program_.on(queue);
-        auto policy = histogram_policy(*on.info, n);
-        const HistogramPolicy& built = shapes_.at(on.info);
-        if (policy.group_size != built.group_size) policy = built;  // the override changed since: keep to the source
+        // the override the source was made with (a call reads no environment variable)
+        auto policy = histogram_policy(*on.info, n, forced_group_size_);
         policy.groups = std::max<std::size_t>(policy.groups, static_cast<std::size_t>((n >> 31) + 1));
         const detail::Violations violations(checked_.on(), queue);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
@@ -157,11 +155,12 @@ private:
     };
     static constexpr std::size_t sums_at = 128;
     mutable detail::PerQueue<Scratch> scratch_;
+    /// CLALGO_HISTOGRAM_GROUP_SIZE as it was when the kernel was made: the source and every launch follow it.
+    std::optional<std::uint64_t> forced_group_size_ = detail::tuning_number("CLALGO_HISTOGRAM_GROUP_SIZE", 1, 1024);
     std::vector<ArgumentDeclaration> declarations_;
     std::vector<bool> indexed_;  ///< arrays the bin expression indexes only at [i]: checked to hold every index
     HistogramOptions options_;
     detail::Checked checked_;  ///< checked mode's parts of the source; nothing where it is off
-    std::map<const DeviceInfo*, HistogramPolicy> shapes_;
     friend struct detail::ContextCache;
     void release_context() noexcept { program_.release_context(); }
     detail::KernelProgram program_;

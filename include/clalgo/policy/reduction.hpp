@@ -19,6 +19,9 @@ namespace clalgo::detail {
 struct ReductionPlan {
     std::size_t group_size = 1;
     std::size_t max_groups = 1;
+    /// Items a work-item of a launch takes at least: a call launches divide_up(n, group_size * this) groups (at
+    /// most max_groups), so inputs of up to group_size * this items take one work-group, whose total is the result.
+    std::size_t items_per_work_item = 16;
     int unroll = 1;
     bool contiguous_chunks = false;
     bool warp_shuffle = false;
@@ -41,8 +44,10 @@ inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTra
     plan.max_groups = std::size_t(info.compute_units) * groups_per_unit;
     if (device_class(info) == DeviceClass::cpu) {
         plan.group_size = 1;
+        plan.items_per_work_item = 4096;
         plan.contiguous_chunks = true;
         plan.unroll = static_cast<int>(tuned.get("reduction.unroll", 1, 16).value_or(8));
+        if (auto items = tuning_number("CLALGO_REDUCE_ITEMS", 1, 1 << 20)) plan.items_per_work_item = *items;
         return plan;
     }
     plan.device_fence_ptx = device_class(info) == DeviceClass::nvidia_gpu;
@@ -53,6 +58,7 @@ inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTra
     plan.warp_shuffle = device_class(info) == DeviceClass::nvidia_gpu && traits.value_size % 4 == 0 && plan.group_size >= 32;
     if (traits.value_is_scalar && traits.vector_element_size > 0 && traits.vector_element_size <= 8)
         plan.vector_width = static_cast<int>(16 / traits.vector_element_size);
+    if (auto items = tuning_number("CLALGO_REDUCE_ITEMS", 1, 1 << 20)) plan.items_per_work_item = *items;
     return plan;
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace clalgo {
 
@@ -112,13 +113,13 @@ struct HistogramPolicy {
 
 /// CLALGO_HISTOGRAM_GROUP_SIZE (1 to 1024) overrides the work-group size (and with more than 1, the grid-stride
 /// loop of GPUs), e.g. to run the GPU path on a CPU.
-inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n) {
+/// `forced`: the override as read once (a kernel object keeps the one its source was made with).
+inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n, std::optional<std::uint64_t> forced) {
     HistogramPolicy policy;
     const std::uint64_t items = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1));
     // local 32-bit counters: no group may count more than 2^31 items
     const std::size_t fewest = static_cast<std::size_t>((items >> 31) + 1);
     policy.local_bins = static_cast<std::size_t>(std::min<std::uint64_t>(4096, info.local_memory_bytes / 8));
-    const auto forced = detail::tuning_number("CLALGO_HISTOGRAM_GROUP_SIZE", 1, 1024);
     if (forced ? *forced == 1 : device_class(info) == DeviceClass::cpu) {
         policy.group_size = 1;
         policy.contiguous_chunks = true;
@@ -129,6 +130,10 @@ inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n) 
         policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(wanted, info.compute_units * 8ull), fewest);
     }
     return policy;
+}
+
+inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n) {
+    return histogram_policy(info, n, detail::tuning_number("CLALGO_HISTOGRAM_GROUP_SIZE", 1, 1024));
 }
 
 /// ListOfListsBuilder's two passes over the indices: contiguous chunks on a CPU, one index per work-item (grid
