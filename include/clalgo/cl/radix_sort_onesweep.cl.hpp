@@ -77,19 +77,9 @@ inline constexpr const char* radix_sort_onesweep = R"CLC(
 #define CLALGO_INCLUSIVE 2ul
 #define CLALGO_WINDOW 8
 
-/* The passes' scratch memory is one buffer (a launch costs more for every buffer argument on NVIDIA): the ticket
-   at byte 0, the digits' starts of up to eight passes from CLALGO_HISTOGRAMS_AT, the histogram pass's running sums
-   from CLALGO_SUMS_AT, the tiles' look-back status words from CLALGO_STATUS_AT (RadixScratch's layout) */
-#define CLALGO_HISTOGRAMS_AT 128
-#define CLALGO_SUMS_AT (CLALGO_HISTOGRAMS_AT + 8 * CLALGO_RADIX * 8)
-#define CLALGO_STATUS_AT (CLALGO_SUMS_AT + 8 * CLALGO_RADIX * 8)
-
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_histogram(${histogram_signature})
 {
-    __global uint *clalgo_ticket = (__global uint *)clalgo_memory;
-    __global ulong *clalgo_histograms = (__global ulong *)(clalgo_memory + CLALGO_HISTOGRAMS_AT);
-    __global ulong *clalgo_sums = (__global ulong *)(clalgo_memory + CLALGO_SUMS_AT);
     __global const clalgo_key_t *clalgo_keys = clalgo_keys_base + clalgo_keys_offset;
     __local uint counts[CLALGO_KEY_BITS / 8 * CLALGO_RADIX];
     const uint lid = get_local_id(0);
@@ -236,9 +226,6 @@ typedef struct {
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_onesweep(${onesweep_signature})
 {
-    __global uint *clalgo_ticket = (__global uint *)clalgo_memory;
-    __global const ulong *clalgo_histograms = (__global const ulong *)(clalgo_memory + CLALGO_HISTOGRAMS_AT);
-    __global ulong *clalgo_status = (__global ulong *)(clalgo_memory + CLALGO_STATUS_AT);
     const long n = clalgo_args.n;
     const ulong clalgo_flip = clalgo_args.flip;
     const uint clalgo_shift = clalgo_args.shift, clalgo_mask = clalgo_args.mask, clalgo_pass = clalgo_args.pass;

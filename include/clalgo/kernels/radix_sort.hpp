@@ -59,15 +59,10 @@ void require_positions_fit(std::uint64_t n) {
                                     type_name<Index>() + "'");
 }
 
-/// Scratch a radix sort keeps per queue: the second copy of the keys and values, the blocks' counts, and the
-/// onesweep passes' memory: at byte 0 the ticket, from histograms_at the digits' starts of up to eight passes, from
-/// sums_at the histogram pass's running sums (zero between calls), from status_at the tiles' look-back status words
-/// (the template's CLALGO_HISTOGRAMS_AT, CLALGO_SUMS_AT, CLALGO_STATUS_AT).
+/// Scratch a radix sort keeps per queue: the second copy of the keys and values, counts, look-back state.
 struct RadixScratch {
-    GrowingBuffer keys, values, counts, memory;
+    GrowingBuffer keys, values, counts, sums, status, ticket;
     std::uint32_t epoch = 0;
-    static constexpr std::size_t histograms_at = 128, sums_at = histograms_at + 8 * 256 * 8,
-                                 status_at = sums_at + 8 * 256 * 8;
 };
 
 }  // namespace detail
@@ -403,18 +398,20 @@ private:
         if (policy.algorithm == SortAlgorithm::onesweep) {
             const std::uint64_t tiles = (n + policy.tile() - 1) / policy.tile();
             if (tiles > 0xffffffffull) throw std::invalid_argument("clalgo: " + what + ": too many keys for one sort");
-            // zeroed where new or where the epochs come round: the ticket and the histogram pass's running sums
-            // stay zero between calls (its last work-group clears them), the status words carry their epoch
-            const std::size_t memory_bytes = detail::RadixScratch::status_at + tiles * 256 * sizeof(cl_ulong);
-            if (scratch.memory.reserve(queue, memory_bytes) || scratch.epoch + passes >= (1u << 22)) {
-                scratch.memory.zero(queue);
+            scratch.counts.reserve(queue, std::size_t(passes) * 256 * sizeof(cl_ulong));
+            scratch.ticket.reserve_zeroed(queue, sizeof(cl_uint));
+            if (scratch.status.reserve(queue, tiles * 256 * sizeof(cl_ulong)) || scratch.epoch + passes >= (1u << 22)) {
+                scratch.status.zero(queue);
                 scratch.epoch = 0;
             }
+            // the histogram pass's running sums stay zero between calls (its last work-group clears them)
+            scratch.sums.reserve_zeroed(queue, std::size_t(passes) * 256 * sizeof(cl_ulong));
             const std::size_t groups = std::max<std::size_t>(1, std::min<std::size_t>(policy.histogram_groups, tiles));
             run("clalgo_radix_histogram", signature("histogram"), groups * policy.group_size, policy.group_size, [&](auto& a) {
                 a.set("n", static_cast<cl_long>(n)).set("clalgo_begin_bit", begin).set("clalgo_end_bit", end);
                 a.set("clalgo_passes", passes).set("clalgo_flip", flip).set("clalgo_keys_base", keys_at[input].buffer);
-                a.set("clalgo_keys_offset", keys_at[input].offset).set("clalgo_memory", scratch.memory.buffer);
+                a.set("clalgo_keys_offset", keys_at[input].offset).set("clalgo_histograms", scratch.counts.buffer);
+                a.set("clalgo_sums", scratch.sums.buffer).set("clalgo_ticket", scratch.ticket.buffer);
             });
             for (cl_uint pass = 0; pass < passes; ++pass) {
                 const cl_uint shift = begin + 8 * pass, mask = (1u << std::min<cl_uint>(8, end - shift)) - 1u;
@@ -437,7 +434,8 @@ private:
                     args.index_values = positions && from == input;
                 }
                 run("clalgo_radix_onesweep", signature("onesweep"), tiles * policy.group_size, policy.group_size, [&](auto& a) {
-                    a.set("clalgo_args", args).set("clalgo_memory", scratch.memory.buffer);
+                    a.set("clalgo_args", args).set("clalgo_ticket", scratch.ticket.buffer);
+                    a.set("clalgo_status", scratch.status.buffer).set("clalgo_histograms", scratch.counts.buffer);
                     a.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_out_base", keys_at[to].buffer);
                     if (values_out)
                         a.set("clalgo_values_in_base", values_at[from].buffer).set("clalgo_values_out_base", values_at[to].buffer);

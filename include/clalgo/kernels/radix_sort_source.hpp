@@ -83,9 +83,11 @@ inline Signature radix_sort_signature(const std::string& kernel, bool has_values
     } else if (kernel == "histogram") {
         add({{"long", "n"}, {"uint", "clalgo_begin_bit"}, {"uint", "clalgo_end_bit"}, {"uint", "clalgo_passes"},
              {"ulong", "clalgo_flip"}, buffer_parameter("const clalgo_key_t", "clalgo_keys_base"),
-             {"long", "clalgo_keys_offset"}, buffer_parameter("uchar", "clalgo_memory")});
+             {"long", "clalgo_keys_offset"}, buffer_parameter("ulong", "clalgo_histograms"),
+             buffer_parameter("ulong", "clalgo_sums"), buffer_parameter("uint", "clalgo_ticket")});
     } else if (kernel == "onesweep") {  // the scalars and offsets in one struct (OnesweepPass)
-        add({{"clalgo_onesweep_pass_t", "clalgo_args"}, buffer_parameter("uchar", "clalgo_memory"),
+        add({{"clalgo_onesweep_pass_t", "clalgo_args"}, buffer_parameter("uint", "clalgo_ticket"),
+             buffer_parameter("ulong", "clalgo_status"), buffer_parameter("const ulong", "clalgo_histograms"),
              buffer_parameter("const clalgo_key_t", "clalgo_keys_in_base"),
              buffer_parameter("clalgo_key_t", "clalgo_keys_out_base")});
         if (has_values)

@@ -39,12 +39,11 @@ struct GrowingBuffer {
         if (reserve(queue, wanted)) zero(queue);
     }
 
-    /// Up to 1 MiB (tickets, partials, look-back status words) written from zeros in host memory, more filled: a
-    /// write is what Oclgrind's --uninitialized sees (it does not track clEnqueueFillBuffer), a fill is cheaper for
-    /// large buffers on GPUs.
+    /// Up to 64 KiB (tickets, look-back status words of up to 8,192 tiles) written from zeros in host memory, more
+    /// filled: a write is what Oclgrind's --uninitialized sees (it does not track clEnqueueFillBuffer), a fill is
+    /// cheaper for large buffers on GPUs.
     void zero(const Queue& queue) {
-        // lives as long as the process (the write may be queued); zero-initialised, so it takes no room in the file
-        static const unsigned char zeros[1 << 20] = {};
+        static const unsigned char zeros[64 * 1024] = {};  // lives as long as the process: the write may be queued
         enqueue_with_memory_retry(
             queue,
             [&] {
