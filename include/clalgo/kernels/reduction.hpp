@@ -267,15 +267,10 @@ private:
             // the queue's scratch buffer before this read. Blocking: on NVIDIA's OpenCL a blocking read of a few
             // bytes into pageable memory returns in about 25 µs, a non-blocking one waited for in about 55 µs
             // (docs/architecture.md, "Design notes").
+            const cl::Buffer& from = in_scratch ? scratch.memory.buffer : *result;
+            const std::size_t at = (in_scratch ? partials_at : 0) + result_offset * sizeof(T);
             detail::enqueue_with_memory_retry(
-                queue,
-                [&] {
-                    if (in_scratch)
-                        queue.get().enqueueReadBuffer(scratch.memory.buffer, CL_TRUE,
-                                                      partials_at + result_offset * sizeof(T), sizeof(T), read_back);
-                    else
-                        queue.get().enqueueReadBuffer(*result, CL_TRUE, result_offset * sizeof(T), sizeof(T), read_back);
-                },
+                queue, [&] { queue.get().enqueueReadBuffer(from, CL_TRUE, at, sizeof(T), read_back); },
                 [&] { return "reading the result of '" + options_.name + "'"; });
         }
         return done;

@@ -42,12 +42,12 @@ inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTra
     const std::size_t groups_per_unit = tuned.get("reduction.groups_per_unit", 1, 256).value_or(
         device_class(info) == DeviceClass::cpu ? 8 : 16);
     plan.max_groups = std::size_t(info.compute_units) * groups_per_unit;
+    plan.items_per_work_item = tuning_number("CLALGO_REDUCE_ITEMS", 1, 1 << 20)
+                                   .value_or(device_class(info) == DeviceClass::cpu ? 4096 : 16);
     if (device_class(info) == DeviceClass::cpu) {
         plan.group_size = 1;
-        plan.items_per_work_item = 4096;
         plan.contiguous_chunks = true;
         plan.unroll = static_cast<int>(tuned.get("reduction.unroll", 1, 16).value_or(8));
-        if (auto items = tuning_number("CLALGO_REDUCE_ITEMS", 1, 1 << 20)) plan.items_per_work_item = *items;
         return plan;
     }
     plan.device_fence_ptx = device_class(info) == DeviceClass::nvidia_gpu;
@@ -58,7 +58,6 @@ inline ReductionPlan reduction_policy(const DeviceInfo& info, const ReductionTra
     plan.warp_shuffle = device_class(info) == DeviceClass::nvidia_gpu && traits.value_size % 4 == 0 && plan.group_size >= 32;
     if (traits.value_is_scalar && traits.vector_element_size > 0 && traits.vector_element_size <= 8)
         plan.vector_width = static_cast<int>(16 / traits.vector_element_size);
-    if (auto items = tuning_number("CLALGO_REDUCE_ITEMS", 1, 1 << 20)) plan.items_per_work_item = *items;
     return plan;
 }
 
