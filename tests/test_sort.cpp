@@ -504,6 +504,10 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_TRUE(pairs.forms.keys_before_look_back && pairs.forms.match_or && pairs.forms.rank_atomics);
     const auto wide_values = clalgo::detail::radix_sort_policy(nvidia, 4, 8, SortAlgorithm::automatic);
     EXPECT_FALSE(wide_values.forms.keys_before_look_back || wide_values.forms.match_or || wide_values.forms.rank_atomics);
+    // the values of pairs in that form asked into the L2 cache as a tile begins, in full tiles only
+    EXPECT_TRUE(pairs.prefetch_values);
+    EXPECT_FALSE(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).prefetch_values);
+    EXPECT_FALSE(policy.prefetch_values || wide_values.prefetch_values);
     const auto wide = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic);
     EXPECT_EQ(wide.items, 28u);
     EXPECT_TRUE(wide.forms.keys_before_look_back && wide.split_keys);
@@ -519,6 +523,7 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     const auto float_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(float_pairs.items, 28u);
     EXPECT_FALSE(float_pairs.forms.keys_before_look_back || float_pairs.forms.match_or || float_pairs.forms.rank_atomics);
+    EXPECT_FALSE(float_pairs.prefetch_values);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
     {
@@ -1035,6 +1040,12 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
             clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
         }), "CLALGO_SORT_EARLY_COUNTS='soon'"));
+    }
+    {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_PREFETCH_VALUES", "later");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 4, SortAlgorithm::onesweep);
+        }), "CLALGO_SORT_PREFETCH_VALUES='later'"));
     }
     {
         clalgo_test::ScopedVariable bad("CLALGO_SORT_RANK", "fast");

@@ -26,6 +26,9 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_MATCH_OR ${match_or}
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
+/* the tile's values asked into the L2 cache as the tile begins (NVIDIA's prefetch), so that their loads after the
+   look-back find them there */
+#define CLALGO_PREFETCH_VALUES (CLALGO_HAS_VALUES && ${prefetch_values})
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
    keys as one of 32-bit keys */
 #define CLALGO_SPLIT_KEYS ${split_keys}
@@ -269,6 +272,18 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         keys[j] = CLALGO_ITEM(j) < valid ? clalgo_raw_bits(clalgo_keys_in[tile_first + CLALGO_ITEM(j)]) : (clalgo_bits_t)0;
+#if CLALGO_PREFETCH_VALUES
+    /* a 128-byte line of the tile's values a work-item at a time (none in argsort's first pass: it reads none) */
+#if CLALGO_INDEX_VALUES
+    if (!clalgo_index_values)
+#endif
+    {
+        const ulong first_value = (ulong)(clalgo_values_in + tile_first);
+        const uint bytes = valid * (uint)sizeof(clalgo_sort_value_t);
+        for (uint at = lid * 128u; at < bytes; at += CLALGO_GROUP_SIZE * 128u)
+            asm volatile("prefetch.global.L2 [%0];" ::"l"(first_value + at));
+    }
+#endif
     /* while the keys arrive: where each digit starts in the output */
     clalgo_scan_digits(places, sums);
 #pragma unroll

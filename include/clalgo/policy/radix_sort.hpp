@@ -57,6 +57,9 @@ struct RadixSortPolicy {
     bool value_exchange = true;   ///< onesweep: values move through local memory like the keys, else are gathered
     bool early_values = true;     ///< onesweep, exchanged values: loaded while the keys are written out, not after
     bool early_counts = true;     ///< onesweep: each tile's counts published before its keys are placed
+    /// onesweep on NVIDIA, the policy's own tiles: each tile's values asked into the L2 cache as the tile begins,
+    /// so that their loads after the look-back find them there
+    bool prefetch_values = false;
     /// The forms for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
     /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
     /// keys by 18 %): the variables' choices where they are set, else ballots, warp barriers, keys after the
@@ -97,7 +100,10 @@ struct RadixSortPolicy {
     /// The policy of the passes of a tier (1 + its index; 0: this policy).
     RadixSortPolicy with_tier(std::size_t tier) const {
         RadixSortPolicy tiered = *this;
-        if (tier > 0) tiered.items = tiers.at(tier - 1).items;
+        if (tier > 0) {
+            tiered.items = tiers.at(tier - 1).items;
+            tiered.prefetch_values = false;
+        }
         if (tiered.items < 16) tiered = tiered.with_small_forms();
         return tiered;
     }
@@ -235,6 +241,12 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // each tile's counts published before its keys are placed: on an H200 at 2^28 keys, 32-bit keys took
     // 7.16 ms for 7.64 alone and 9.27 for 9.87 in pairs, but 64-bit keys (in halves) 22.9 ms for 19.0
     policy.early_counts = tuning_switch("CLALGO_SORT_EARLY_COUNTS").value_or(key_size <= 4);
+    // each tile's values asked into the L2 cache as the tile begins, so that their loads after the look-back wait
+    // less: on an H200, pairs of uint32 keys and values sorted in 612 to 616 µs against 630 to 636 at 2^24, 2,153
+    // to 2,155 against 2,182 to 2,187 at 2^26 (argsort alike), but no faster in the tiers' smaller tiles
+    // (with_tier); pairs in the form of ballots (64-bit values, float keys) not timed so
+    const auto prefetch = tuning_switch("CLALGO_SORT_PREFETCH_VALUES");
+    policy.prefetch_values = device == DeviceClass::nvidia_gpu && value_size > 0 && prefetch.value_or(ranked_as_keys);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
@@ -309,6 +321,7 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
     RadixSortPolicy shape = policy.with_small_forms();
     shape.value_exchange = false;
     shape.early_values = false;
+    shape.prefetch_values = false;
     shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
