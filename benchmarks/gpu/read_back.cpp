@@ -1,52 +1,87 @@
-// Ways to bring a reduction's one-value result back to the host, per call (n = 1024 and 2^20): a blocking read,
-// a non-blocking read waited for, and reads into pinned host memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer).
-// The "poll" lines flush the queue and spin on the last command's status (clGetEventInfo) in place of a blocking
-// call or a wait, which on NVIDIA's OpenCL may put the thread to sleep.
-// Build target read_back; docs/architecture.md ("Design notes") says what it found.
+// Ways to bring a one-value result back to the host after a kernel, and what each costs as the kernel's own time
+// grows: a kernel that spins for 0 to 12 us (NVIDIA's %globaltimer, inline PTX: NVIDIA only), then the reduction's
+// own kernel (`ReductionKernel::into`) at 2^10 to 2^24 items, each followed by every way in turn (us per call,
+// back to back, the median of five batches). "blocking read" is what `ReductionKernel::operator()` does; "poll"
+// flushes the queue and spins on the read's status; "pinned" reads into a mapped CL_MEM_ALLOC_HOST_PTR buffer;
+// "copy to pinned" copies into such a buffer while it is mapped (which OpenCL leaves undefined: measured, not
+// used). A "!" after a figure: the result read back was wrong.
+// Build target read_back (not part of run_benchmarks); docs/performance.md ("A blocking result") says what it found.
 #include <clalgo/clalgo.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <utility>
+#include <vector>
 using clock_ = std::chrono::steady_clock;
+static double measure(const std::function<void()>& f, int N = 300) {
+    for (int k = 0; k < 30; ++k) f();
+    std::vector<double> r;
+    for (int b = 0; b < 5; ++b) {
+        auto t0 = clock_::now();
+        for (int k = 0; k < N; ++k) f();
+        r.push_back(std::chrono::duration<double>(clock_::now() - t0).count() / N * 1e6);
+    }
+    std::sort(r.begin(), r.end());
+    return r[2];
+}
 static void poll(const cl::Event& e) {
     while (e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() > CL_COMPLETE) {
     }
-}
-static void measure(const char* name, const std::function<void()>& f) {
-    for (int k = 0; k < 50; ++k) f();
-    const int N = 1000;
-    auto t0 = clock_::now();
-    for (int k = 0; k < N; ++k) f();
-    std::printf("%-40s %.2f us/call\n", name, std::chrono::duration<double>(clock_::now() - t0).count() / N * 1e6);
 }
 int main() {
     auto ctx = clalgo::Context::default_context();
     clalgo::Queue q(ctx);
     cl::CommandQueue& cq = const_cast<cl::CommandQueue&>(q.get());
-    for (std::size_t n : {std::size_t(1024), std::size_t(1) << 20}) {
-        std::printf("n=%zu\n", n);
+    const char* src = R"(
+__kernel void spin(__global int *out, ulong ns) {
+    ulong t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns);
+    if (get_global_id(0) == 0) out[0] = (int)(t - t0);
+}
+)";
+    cl::Program prog(ctx.get(), src);
+    prog.build();
+    cl::Kernel spin(prog, "spin");
+    clalgo::Array<int> one(q, 1);
+    spin.setArg(0, one.buffer());
+    int result = 0;
+    cl::Buffer pinned(ctx.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
+    int* mapped = static_cast<int*>(cq.enqueueMapBuffer(pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
+    std::vector<std::pair<const char*, std::function<void()>>> methods = {
+        {"blocking read", [&] { cq.enqueueReadBuffer(one.buffer(), CL_TRUE, 0, 4, &result); }},
+        {"read + finish", [&] { cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result); cq.finish(); }},
+        {"read + event wait", [&] { cl::Event e; cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result, nullptr, &e); e.wait(); }},
+        {"read + flush + poll", [&] { cl::Event e; cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result, nullptr, &e); cq.flush(); poll(e); }},
+        {"read pinned + finish", [&] { cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, mapped); cq.finish(); result = mapped[0]; }},
+        {"blocking read pinned", [&] { cq.enqueueReadBuffer(one.buffer(), CL_TRUE, 0, 4, mapped); result = mapped[0]; }},
+        {"copy to pinned + finish", [&] { cq.enqueueCopyBuffer(one.buffer(), pinned, 0, 0, 4); cq.finish(); result = mapped[0]; }},
+        {"finish, blocking read", [&] { cq.finish(); cq.enqueueReadBuffer(one.buffer(), CL_TRUE, 0, 4, &result); }},
+        {"finish, read + finish", [&] { cq.finish(); cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result); cq.finish(); }},
+    };
+    std::printf("%-28s", "kernel \\ method");
+    for (auto& m : methods) std::printf(" | %s", m.first);
+    std::printf("\n");
+    for (cl_ulong ns : {0ul, 1000ul, 2000ul, 4000ul, 8000ul, 12000ul}) {
+        spin.setArg(1, ns);
+        std::printf("spin %5lu ns               ", (unsigned long)ns);
+        for (auto& m : methods)
+            std::printf(" | %6.2f", measure([&] { cq.enqueueNDRangeKernel(spin, cl::NullRange, cl::NDRange(256), cl::NDRange(256)); m.second(); }));
+        std::printf("\n");
+    }
+    clalgo::ReductionKernel<int> sum(ctx, "0", "a+b", "x[i]", "const int *x");
+    for (int lg = 10; lg <= 24; lg += 2) {
+        const std::size_t n = std::size_t(1) << lg;
         std::vector<int> h(n, 1);
         auto x = clalgo::to_device(q, h);
-        clalgo::Array<int> one(q, 1);
-        clalgo::ReductionKernel<int> sum(ctx, "0", "a+b", "x[i]", "const int *x");
-        int result = 0;
-        measure("current operator()", [&] { result = sum(q, x); });
-        measure("into + event.wait (no read)", [&] { sum.into(q, one, x).wait(); });
-        measure("into + finish (no read)", [&] { sum.into(q, one, x); cq.finish(); });
-        measure("into + blocking read", [&] { sum.into(q, one, x); cq.enqueueReadBuffer(one.buffer(), CL_TRUE, 0, 4, &result); });
-        measure("into + nonblocking read + finish", [&] { sum.into(q, one, x); cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result); cq.finish(); });
-        measure("into + nonblocking read + event wait", [&] { sum.into(q, one, x); cl::Event e; cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result, nullptr, &e); e.wait(); });
-        measure("into + flush + poll (no read)", [&] { cl::Event e = sum.into(q, one, x).get(); cq.flush(); poll(e); });
-        measure("into + nonblocking read + flush + poll", [&] { sum.into(q, one, x); cl::Event e; cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, &result, nullptr, &e); cq.flush(); poll(e); });
-        measure("into + flush + poll + blocking read", [&] { cl::Event e = sum.into(q, one, x).get(); cq.flush(); poll(e); cq.enqueueReadBuffer(one.buffer(), CL_TRUE, 0, 4, &result); });
-        cl::Buffer pinned(ctx.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 64);
-        int* mapped = static_cast<int*>(cq.enqueueMapBuffer(pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64));
-        measure("into + copy to pinned + finish, read map", [&] { sum.into(q, one, x); cq.enqueueCopyBuffer(one.buffer(), pinned, 0, 0, 4); cq.finish(); result = mapped[0]; });
-        measure("into + read into pinned ptr + finish", [&] { sum.into(q, one, x); cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, mapped); cq.finish(); result = mapped[0]; });
-        measure("into + blocking read into pinned ptr", [&] { sum.into(q, one, x); cq.enqueueReadBuffer(one.buffer(), CL_TRUE, 0, 4, mapped); result = mapped[0]; });
-        measure("into + read into pinned ptr + flush + poll", [&] { sum.into(q, one, x); cl::Event e; cq.enqueueReadBuffer(one.buffer(), CL_FALSE, 0, 4, mapped, nullptr, &e); cq.flush(); poll(e); result = mapped[0]; });
-        measure("into + copy to pinned + flush + poll", [&] { sum.into(q, one, x); cl::Event e; cq.enqueueCopyBuffer(one.buffer(), pinned, 0, 0, 4, nullptr, &e); cq.flush(); poll(e); result = mapped[0]; });
-        cq.enqueueUnmapMemObject(pinned, mapped); cq.finish();
-        std::printf("  result %d\n", result);
+        std::printf("reduce 2^%-2d call %6.2f     ", lg, measure([&] { result = sum(q, x); }));
+        for (auto& m : methods) {
+            const double t = measure([&] { sum.into(q, one, x); m.second(); });
+            std::printf(" | %6.2f%s", t, result == int(n) ? "" : "!");
+        }
+        std::printf("\n");
     }
+    cq.enqueueUnmapMemObject(pinned, mapped);
+    cq.finish();
 }
