@@ -515,18 +515,22 @@ TEST(Histogram, RangesOfEveryStepCountTheirOwnIndices) {
 
 TEST(Histogram, WorkGroupPathWithLocalAtomicsAndGlobalFallback) {
     setenv("CLALGO_HISTOGRAM_GROUP_SIZE", "64", 1);
-    const std::size_t n = (std::size_t(1) << 20) + 3;
-    std::mt19937_64 engine(1);
-    std::vector<std::int32_t> values(n);
-    for (auto& v : values) v = static_cast<std::int32_t>(engine() % 12000) - 6000;
-    auto d_values = clalgo::to_device(queue(), values);
-    for (std::size_t bin_count : {std::size_t(1), std::size_t(256), std::size_t(10000)}) {  // 10000: beyond local memory
-        std::vector<std::uint32_t> expected(bin_count, 0);
-        for (auto v : values)
-            if (v >= -5000 && v < 5000) ++expected[(std::int64_t(v) + 5000) * std::int64_t(bin_count) / 10000];
-        clalgo::Array<std::uint32_t> bins(queue(), bin_count);
-        clalgo::histogram(queue(), d_values, bins, {-5000, 5000});
-        EXPECT_EQ(bins.to_host(queue()), expected) << "bins = " << bin_count;
+    // inputs of one item, of part of a group's round of reads, around one group's 16 items a work-item, of a few
+    // groups, and of many rounds
+    for (const std::size_t n : {std::size_t(1), std::size_t(17), std::size_t(64 * 16 - 1), std::size_t(64 * 16 + 1),
+                                std::size_t(3 * 64 * 16 + 5), (std::size_t(1) << 20) + 3}) {
+        std::mt19937_64 engine(n);
+        std::vector<std::int32_t> values(n);
+        for (auto& v : values) v = static_cast<std::int32_t>(engine() % 12000) - 6000;
+        auto d_values = clalgo::to_device(queue(), values);
+        for (std::size_t bin_count : {std::size_t(1), std::size_t(256), std::size_t(10000)}) {  // 10000: beyond local memory
+            std::vector<std::uint32_t> expected(bin_count, 0);
+            for (auto v : values)
+                if (v >= -5000 && v < 5000) ++expected[(std::int64_t(v) + 5000) * std::int64_t(bin_count) / 10000];
+            clalgo::Array<std::uint32_t> bins(queue(), bin_count);
+            clalgo::histogram(queue(), d_values, bins, {-5000, 5000});
+            EXPECT_EQ(bins.to_host(queue()), expected) << "n = " << n << ", bins = " << bin_count;
+        }
     }
     unsetenv("CLALGO_HISTOGRAM_GROUP_SIZE");
 }
