@@ -122,12 +122,15 @@ void register_keys(const std::string& name, std::int64_t n) {
 #endif
 }
 
-void register_pairs(std::int64_t n) {
+/// sort_by_key of uint32 keys with values of Value (`name`: the benchmark's name after "sort/clalgo_").
+template <class Value>
+void register_pairs(const std::string& name, std::int64_t n) {
     const std::string size = "/" + std::to_string(n);
-    clalgo_bench::register_device("sort/clalgo_uint32_pairs" + size, [=](benchmark::State& state) {
+    clalgo_bench::register_device("sort/clalgo_" + name + size, [=](benchmark::State& state) {
         const auto& keys = random_keys<std::uint32_t>(n);
-        const auto& values = clalgo_bench::input<std::uint32_t>(n, 3);
-        const clalgo::Array<std::uint32_t> keys_out(queue(), n), values_out(queue(), n);
+        const auto& values = clalgo_bench::input<Value>(n, 3);
+        const clalgo::Array<std::uint32_t> keys_out(queue(), n);
+        const clalgo::Array<Value> values_out(queue(), n);
         auto run = [&] {
             clalgo::sort_by_key(queue(), keys.device.view(), keys_out.view(), values.device.view(), values_out.view());
         };
@@ -135,7 +138,7 @@ void register_pairs(std::int64_t n) {
         const bool ok = sorted_permutation(keys.host, values.host, keys_out.to_host(queue()), values_out.to_host(queue()));
         if (!check(state, ok, "wrong sort_by_key")) return;
         clalgo_bench::time_device(state, run);
-        clalgo_bench::set_processed(state, n, 4 * n * 4);
+        clalgo_bench::set_processed(state, n, 2 * n * (4 + std::int64_t(sizeof(Value))));  // pairs read and written
     });
 }
 
@@ -158,7 +161,7 @@ void register_argsort(std::int64_t n) {
 void register_all() {
     for (std::int64_t n : clalgo_bench::sizes()) {
         register_keys<std::uint32_t>("uint32", n);
-        register_pairs(n);
+        register_pairs<std::uint32_t>("uint32_pairs", n);
         register_keys<std::uint64_t>("uint64", n);
         register_clalgo_keys<std::int32_t>("int32_keys", n, random_keys<std::int32_t>);
         register_clalgo_keys<float>("float_keys", n, [](std::size_t size) -> const clalgo_bench::Input<float>& {
@@ -169,6 +172,7 @@ void register_all() {
             return random_low_bits<std::uint32_t>(size, 20);
         }, {false, 0, 20});
         register_argsort(n);
+        register_pairs<std::uint64_t>("uint32_keys_uint64_values", n);
     }
 }
 
