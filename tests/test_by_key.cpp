@@ -515,10 +515,11 @@ TEST(Histogram, RangesOfEveryStepCountTheirOwnIndices) {
 
 TEST(Histogram, WorkGroupPathWithLocalAtomicsAndGlobalFallback) {
     setenv("CLALGO_HISTOGRAM_GROUP_SIZE", "64", 1);
-    // inputs of one item, of part of a group's round of reads, around one group's 16 items a work-item, of a few
-    // groups, and of many rounds
-    for (const std::size_t n : {std::size_t(1), std::size_t(17), std::size_t(64 * 16 - 1), std::size_t(64 * 16 + 1),
-                                std::size_t(3 * 64 * 16 + 5), (std::size_t(1) << 20) + 3}) {
+    // inputs of one item, of part of a group's round of reads, around one group's 8 and 16 items a work-item, of a
+    // few groups, and of many rounds
+    for (const std::size_t n : {std::size_t(1), std::size_t(17), std::size_t(64 * 8 - 1), std::size_t(64 * 8 + 1),
+                                std::size_t(64 * 16 - 1), std::size_t(64 * 16 + 1), std::size_t(3 * 64 * 16 + 5),
+                                (std::size_t(1) << 20) + 3}) {
         std::mt19937_64 engine(n);
         std::vector<std::int32_t> values(n);
         for (auto& v : values) v = static_cast<std::int32_t>(engine() % 12000) - 6000;
@@ -527,9 +528,12 @@ TEST(Histogram, WorkGroupPathWithLocalAtomicsAndGlobalFallback) {
             std::vector<std::uint32_t> expected(bin_count, 0);
             for (auto v : values)
                 if (v >= -5000 && v < 5000) ++expected[(std::int64_t(v) + 5000) * std::int64_t(bin_count) / 10000];
-            clalgo::Array<std::uint32_t> bins(queue(), bin_count);
-            clalgo::histogram(queue(), d_values, bins, {-5000, 5000});
-            EXPECT_EQ(bins.to_host(queue()), expected) << "n = " << n << ", bins = " << bin_count;
+            // twice: the first call must leave every copy of the running sums zero for the second
+            for (int call = 0; call < 2; ++call) {
+                clalgo::Array<std::uint32_t> bins(queue(), bin_count);
+                clalgo::histogram(queue(), d_values, bins, {-5000, 5000});
+                EXPECT_EQ(bins.to_host(queue()), expected) << "n = " << n << ", bins = " << bin_count << ", call " << call;
+            }
         }
     }
     unsetenv("CLALGO_HISTOGRAM_GROUP_SIZE");
@@ -592,6 +596,9 @@ TEST(Policies, EveryDeviceClassGetsSensibleShapes) {
             EXPECT_LE(static_cast<double>(n) / double(histogram.groups), double(std::int64_t(1) << 31));
             EXPECT_LE(histogram.local_bins * 4, info.local_memory_bytes);
             EXPECT_EQ(histogram.contiguous_chunks, device == clalgo::DeviceClass::cpu);
+            // GPUs spread the running sums of a few bins over copies; a CPU's few work-groups keep one
+            EXPECT_EQ(histogram.sum_copies_for(256) > 1, device != clalgo::DeviceClass::cpu);
+            EXPECT_EQ(histogram.sum_copies_for(histogram.spread_bins + 1), 1u);
             EXPECT_GE(clalgo::list_builder_policy(info, n).groups, 1u);
         }
     }

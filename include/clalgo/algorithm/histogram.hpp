@@ -89,6 +89,8 @@ public:
                  {"group_size", detail::library_text(std::to_string(policy.group_size))},
                  {"local_bins", detail::library_text(std::to_string(policy.local_bins))},
                  {"contiguous_chunks", detail::library_text(policy.contiguous_chunks ? "1" : "0")},
+                 {"sum_copies", detail::library_text(std::to_string(policy.sum_copies))},
+                 {"spread_bins", detail::library_text(std::to_string(HistogramPolicy::spread_bins))},
                  {"global_add", detail::library_text(wide ? "atom_add(p, v)" : "atomic_add(p, v)")},
                  {"global_take", detail::library_text(wide ? "atom_xchg(p, 0)" : "atomic_xchg(p, 0)")},
                  {"nvidia", detail::library_text(device_class(info) == DeviceClass::nvidia_gpu ? "1" : "0")},
@@ -130,7 +132,7 @@ public:
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         // the running sums stay zero between calls (the kernel's last work-group clears them)
         auto& scratch = scratch_.get(queue);
-        scratch.memory.reserve_zeroed(queue, sums_at + bins.size() * sizeof(Count));
+        scratch.memory.reserve_zeroed(queue, sums_at + policy.sum_copies_for(bins.size()) * bins.size() * sizeof(Count));
         cl::Kernel& kernel = on.kernel(options_.name);
         detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
             .set("clalgo_start", cl_long(indices.start)).set("clalgo_step", cl_long(indices.step)).set("n", cl_long(n))
@@ -148,7 +150,7 @@ private:
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"},
                                  {"long", "clalgo_bins"}, {"__global clalgo_count_t *", "clalgo_counts"},
                                  {"long", "clalgo_counts_offset"}, {"__global uchar *", "clalgo_memory"}};
-    /// Per queue, one buffer: at byte 0 the count of finished work-groups, from sums_at on the running sums (zero
+    /// Per queue, one buffer: at byte 0 the count of finished work-groups, from sums_at on the running sums' copies (zero
     /// between calls; the template's CLALGO_SUMS_AT).
     struct Scratch {
         detail::GrowingBuffer memory;

@@ -109,6 +109,14 @@ struct HistogramPolicy {
     std::size_t groups = 1;
     std::size_t local_bins = 0;      ///< bins kept in local memory; more bins count straight into global memory
     bool contiguous_chunks = false;  ///< one contiguous chunk per work-item instead of a grid-stride loop
+    /// Copies of the running sums, work-group g adding into copy g % sum_copies, so that fewer work-groups wait on
+    /// the same counter's atomic; the last work-group adds the copies up. Only for up to spread_bins bins (the last
+    /// work-group reads every copy).
+    std::size_t sum_copies = 1;
+    static constexpr std::size_t spread_bins = 1024;
+
+    /// The copies of the running sums a histogram of `bins` bins keeps (the kernel makes the same choice).
+    std::size_t sum_copies_for(std::size_t bins) const { return bins <= spread_bins ? sum_copies : 1; }
 };
 
 /// CLALGO_HISTOGRAM_GROUP_SIZE (1 to 1024) overrides the work-group size (and with more than 1, the grid-stride
@@ -126,8 +134,15 @@ inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n, 
         policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(items / 4096 + 1, info.compute_units * 4ull), fewest);
     } else {
         policy.group_size = detail::power_of_two_at_most(std::min<std::size_t>(forced.value_or(256), info.max_work_group_size));
-        const std::uint64_t wanted = (items + policy.group_size * 16 - 1) / (policy.group_size * 16);
-        policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(wanted, info.compute_units * 8ull), fewest);
+        // 8 items a work-item where that takes at most 8 work-groups a compute unit, 16 (and at most so many
+        // groups, in a grid-stride loop) beyond
+        const std::uint64_t most = info.compute_units * 8ull;
+        auto groups_for = [&](std::uint64_t per_work_item) {
+            return (items + policy.group_size * per_work_item - 1) / (policy.group_size * per_work_item);
+        };
+        const std::uint64_t wanted = groups_for(8) <= most ? groups_for(8) : groups_for(16);
+        policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(wanted, most), fewest);
+        policy.sum_copies = 8;
     }
     return policy;
 }
