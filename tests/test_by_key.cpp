@@ -532,7 +532,8 @@ TEST(Histogram, WorkGroupPathWithLocalAtomicsAndGlobalFallback) {
             for (int call = 0; call < 2; ++call) {
                 clalgo::Array<std::uint32_t> bins(queue(), bin_count);
                 clalgo::histogram(queue(), d_values, bins, {-5000, 5000});
-                EXPECT_EQ(bins.to_host(queue()), expected) << "n = " << n << ", bins = " << bin_count << ", call " << call;
+                EXPECT_EQ(bins.to_host(queue()), expected)
+                    << "n = " << n << ", bins = " << bin_count << ", call " << call;
             }
         }
     }

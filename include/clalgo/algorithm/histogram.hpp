@@ -132,7 +132,8 @@ public:
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
         // the running sums stay zero between calls (the kernel's last work-group clears them)
         auto& scratch = scratch_.get(queue);
-        scratch.memory.reserve_zeroed(queue, sums_at + policy.sum_copies_for(bins.size()) * bins.size() * sizeof(Count));
+        const std::size_t sums = policy.sum_copies_for(bins.size()) * bins.size();
+        scratch.memory.reserve_zeroed(queue, sums_at + sums * sizeof(Count));
         cl::Kernel& kernel = on.kernel(options_.name);
         detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
             .set("clalgo_start", cl_long(indices.start)).set("clalgo_step", cl_long(indices.step)).set("n", cl_long(n))
@@ -150,8 +151,8 @@ private:
     detail::Signature signature_{{"long", "clalgo_start"}, {"long", "clalgo_step"}, {"long", "n"},
                                  {"long", "clalgo_bins"}, {"__global clalgo_count_t *", "clalgo_counts"},
                                  {"long", "clalgo_counts_offset"}, {"__global uchar *", "clalgo_memory"}};
-    /// Per queue, one buffer: at byte 0 the count of finished work-groups, from sums_at on the running sums' copies (zero
-    /// between calls; the template's CLALGO_SUMS_AT).
+    /// Per queue, one buffer: at byte 0 the count of finished work-groups, from sums_at on the copies of the running
+    /// sums (zero between calls; the template's CLALGO_SUMS_AT).
     struct Scratch {
         detail::GrowingBuffer memory;
     };

@@ -111,8 +111,9 @@ void ${name}(
                 CLALGO_COUNT(clalgo_bin[clalgo_u])
         }
     }
-    /* the group's copy is found here, after the loop: found before it, the kernel took 1.5 times as long from 2^24
-       items on an H200 (here NVIDIA's compiler gives it 32 registers, the most that keeps every work-item resident) */
+    /* the group's copy is found here, after the loop: found before it, the kernel took 1.5 times as long from
+       2^24 items on an H200 (as it is, NVIDIA's compiler gives it 32 registers, the most that keeps 2,048
+       work-items an SM resident) */
     const uint clalgo_copy_count = clalgo_bins <= CLALGO_SPREAD_BINS ? CLALGO_SUM_COPIES : 1;
     if (clalgo_local) {
         __global clalgo_count_t *clalgo_copy = clalgo_sums + (get_group_id(0) % clalgo_copy_count) * clalgo_bins;
