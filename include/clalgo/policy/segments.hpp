@@ -113,6 +113,7 @@ struct HistogramPolicy {
     /// the same counter's atomic; the last work-group adds the copies up. Only for up to spread_bins bins (the last
     /// work-group reads every copy).
     std::size_t sum_copies = 1;
+    /// The most bins whose running sums are kept in sum_copies copies; more keep one.
     static constexpr std::size_t spread_bins = 1024;
 
     /// The copies of the running sums a histogram of `bins` bins keeps (the kernel makes the same choice).
