@@ -495,14 +495,25 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     // the item numbers' region (2 bytes a key) beside the keys' exchange, which is the same size as without values
     EXPECT_EQ(pairs_of_4096.local_bytes(4, 4) - pairs_of_4096.local_bytes(4, 0), pairs_of_4096.tile() * 2);
     // NVIDIA's full tiles: 32-bit keys alone 36 a work-item, in local memory before the look-back, ranked by the
-    // atomic match; pairs of them 32 (31 where the values take local memory) in the same form, but with 64-bit
-    // values by ballots and warp barriers, keys after the look-back; 64-bit keys 28 before the look-back
+    // atomic match; pairs of them 32 in the same form (each place's digit in registers, 31 where the digits take
+    // local memory), but with 64-bit values by ballots and warp barriers, keys after the look-back, 19 a
+    // work-item (17 with the digits in local memory); 64-bit keys 28 before the look-back
     EXPECT_EQ(policy.items, 36u);
     EXPECT_TRUE(policy.forms.keys_before_look_back && policy.forms.match_or && policy.forms.rank_atomics);
     const auto pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
-    EXPECT_EQ(pairs.items, 31u);
+    EXPECT_EQ(pairs.items, 32u);
     EXPECT_TRUE(pairs.forms.keys_before_look_back && pairs.forms.match_or && pairs.forms.rank_atomics);
     const auto wide_values = clalgo::detail::radix_sort_policy(nvidia, 4, 8, SortAlgorithm::automatic);
+    EXPECT_EQ(wide_values.items, 19u);
+    EXPECT_TRUE(pairs.digits_in_registers && wide_values.digits_in_registers);
+    EXPECT_FALSE(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).digits_in_registers);
+    EXPECT_LE(pairs.local_bytes(4, 4) + 2048, nvidia.local_memory_bytes);
+    EXPECT_LE(wide_values.local_bytes(4, 8) + 2048, nvidia.local_memory_bytes);
+    {
+        clalgo_test::ScopedVariable local_digits("CLALGO_SORT_DIGITS_IN_REGISTERS", "0");
+        EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic).items, 31u);
+        EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 8, SortAlgorithm::automatic).items, 17u);
+    }
     EXPECT_FALSE(wide_values.forms.keys_before_look_back || wide_values.forms.match_or || wide_values.forms.rank_atomics);
     // the values of pairs in that form asked into the L2 cache as a tile begins, in full tiles only
     EXPECT_TRUE(pairs.prefetch_values);
@@ -523,7 +534,8 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     const auto float_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(float_pairs.items, 28u);
     EXPECT_FALSE(float_pairs.forms.keys_before_look_back || float_pairs.forms.match_or || float_pairs.forms.rank_atomics);
-    EXPECT_FALSE(float_pairs.prefetch_values);
+    EXPECT_FALSE(float_pairs.prefetch_values || float_pairs.digits_in_registers || doubles.digits_in_registers);
+    EXPECT_FALSE(policy.digits_in_registers);  // no values
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
     {

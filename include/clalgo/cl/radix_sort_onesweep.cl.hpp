@@ -29,6 +29,9 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 /* the tile's values asked into the L2 cache as the tile begins (NVIDIA's prefetch), so that their loads after the
    look-back find them there */
 #define CLALGO_PREFETCH_VALUES (CLALGO_HAS_VALUES && ${prefetch_values})
+/* exchanged values: each place's digit kept in the work-item's registers (four to a word) from the keys' writes to
+   the values', rather than in local memory, which then holds a larger tile */
+#define CLALGO_DIGITS_IN_REGISTERS (CLALGO_HAS_VALUES && CLALGO_EARLY_VALUES && ${digits_in_registers})
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
    keys as one of 32-bit keys */
 #define CLALGO_SPLIT_KEYS ${split_keys}
@@ -321,7 +324,12 @@ void clalgo_radix_onesweep(${onesweep_signature})
             values[j] = CLALGO_VALUE_IN(tile_first + CLALGO_ITEM(j));
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-#if CLALGO_HAS_VALUES
+#if CLALGO_DIGITS_IN_REGISTERS
+    uint digits[(CLALGO_ITEMS + 3) / 4];  /* the digit of each of the work-item's places, for the values */
+#pragma unroll
+    for (uint w = 0; w < (CLALGO_ITEMS + 3) / 4; ++w)
+        digits[w] = 0;
+#elif CLALGO_HAS_VALUES
     __local uchar tile_digits[CLALGO_TILE];  /* the digit of each place, for the values */
 #endif
 #if CLALGO_SPLIT_KEYS
@@ -336,12 +344,22 @@ void clalgo_radix_onesweep(${onesweep_signature})
         clalgo_keys_out[(long)places[digit] + p] = as_${key_type}(bits);
 #else
     __local const clalgo_bits_t *tile_bits = (__local const clalgo_bits_t *)exchange;
+#if CLALGO_DIGITS_IN_REGISTERS
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint p = lid + j * CLALGO_GROUP_SIZE;
+        if (p >= valid)
+            break;
+#else
     for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
+#endif
         const clalgo_bits_t bits = tile_bits[p];
         const uint digit = (uint)(bits >> clalgo_shift) & clalgo_mask;
         clalgo_keys_out[(long)places[digit] + p] = clalgo_key_of_bits(bits, flip);
 #endif
-#if CLALGO_HAS_VALUES
+#if CLALGO_DIGITS_IN_REGISTERS
+        digits[j / 4] |= digit << (8 * (j % 4));
+#elif CLALGO_HAS_VALUES
         tile_digits[p] = (uchar)digit;
 #endif
     }
@@ -365,6 +383,15 @@ void clalgo_radix_onesweep(${onesweep_signature})
         tile_items[ranked[j]] = (ushort)CLALGO_ITEM(j);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
+#if CLALGO_DIGITS_IN_REGISTERS
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint p = lid + j * CLALGO_GROUP_SIZE;
+        if (p >= valid)
+            break;
+        clalgo_values_out[(long)places[(digits[j / 4] >> (8 * (j % 4))) & 255u] + p] = tile_values[p];
+    }
+#else
     for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
 #if CLALGO_VALUE_EXCHANGE
         clalgo_values_out[(long)places[tile_digits[p]] + p] = tile_values[p];
@@ -372,6 +399,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
         clalgo_values_out[(long)places[tile_digits[p]] + p] = CLALGO_VALUE_IN(tile_first + tile_items[p]);
 #endif
     }
+#endif
 #endif
 }
 )CLC";

@@ -138,6 +138,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"value_exchange", library_text(policy.value_exchange ? "1" : "0")},
         {"early_values", library_text(policy.early_values ? "1" : "0")},
         {"prefetch_values", library_text(policy.prefetch_values ? "1" : "0")},
+        {"digits_in_registers", library_text(policy.digits_in_registers ? "1" : "0")},
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},
         {"keys_before_look_back", library_text(policy.forms.keys_before_look_back ? "1" : "0")},
         {"split_keys", library_text(policy.split_keys ? "1" : "0")},

@@ -60,6 +60,9 @@ struct RadixSortPolicy {
     /// onesweep on NVIDIA, the policy's own tiles: each tile's values asked into the L2 cache as the tile begins,
     /// so that their loads after the look-back find them there
     bool prefetch_values = false;
+    /// onesweep, values exchanged and loaded early: each place's digit kept in registers from the keys' writes to
+    /// the values' (four to a word), not in local memory, so that a tile of pairs holds as many keys as one of keys
+    bool digits_in_registers = false;
     /// The forms for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
     /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
     /// keys by 18 %): the variables' choices where they are set, else ballots, warp barriers, keys after the
@@ -103,6 +106,7 @@ struct RadixSortPolicy {
         if (tier > 0) {
             tiered.items = tiers.at(tier - 1).items;
             tiered.prefetch_values = false;
+            tiered.digits_in_registers = false;
         }
         if (tiered.items < 16) tiered = tiered.with_small_forms();
         return tiered;
@@ -129,7 +133,8 @@ struct RadixSortPolicy {
         std::size_t moved = split_keys ? 4 : key_size;
         if (value_size > 0) moved = std::max<std::size_t>({moved, value_exchange ? value_size : 0, 2});
         const std::size_t exchange = (std::max(rank, tile() * moved) + 7) / 8 * 8 + (counters_apart ? rank : 0);
-        return exchange + digits + (value_size > 0 ? tile() * (counters_apart ? 2 : 1) : 0);
+        const bool digits_kept = value_size > 0 && value_exchange && early_values && digits_in_registers && !counters_apart;
+        return exchange + digits + (value_size > 0 && !digits_kept ? tile() * (counters_apart ? 2 : 1) : 0);
     }
 };
 
@@ -247,6 +252,14 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // (with_tier); pairs in the form of ballots (64-bit values, float keys) not timed so
     const auto prefetch = tuning_switch("CLALGO_SORT_PREFETCH_VALUES");
     policy.prefetch_values = device == DeviceClass::nvidia_gpu && value_size > 0 && prefetch.value_or(ranked_as_keys);
+    // each place's digit kept in registers between the keys' writes and the values', so that local memory holds
+    // a tile of 32 pairs (not 31) or of 19 keys with 64-bit values (not 17): on an H200, integer keys of 32 bits
+    // with values at 2^24 618 to 619 µs against 624 to 625, argsort 635 to 636 against 642 to 643, with 64-bit
+    // values 784 to 787 against 801 to 803, and pairs at 2^26 2,143 to 2,147 against 2,176 to 2,191; tiles of 36
+    // pairs took 173 registers (one group an SM) and 780 µs at 2^24. The tiers' smaller tiles keep local memory
+    // (with_tier), as do 64-bit and float keys with values (not timed so).
+    const auto digits = tuning_switch("CLALGO_SORT_DIGITS_IN_REGISTERS");
+    policy.digits_in_registers = value_size > 0 && digits.value_or(key_size <= 4 && !floating_keys);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
