@@ -50,6 +50,23 @@ TEST(ReductionPolicy, ChunksOnCpusShufflesOnlyOnNvidiaVectorLoadsForPlainScalarR
     EXPECT_TRUE(nvidia.warp_shuffle);
     EXPECT_EQ(nvidia.vector_width, 4);
     EXPECT_EQ(nvidia.max_groups, 132u * 16);
+    // a map reading one array at [i]: groups of 256 x 16 items up to two a compute unit, then up to 64 items a
+    // work-item, then more groups
+    const std::pair<std::uint64_t, std::size_t> launches[] = {
+        {0, 1}, {1, 1}, {4096, 1}, {4097, 2}, {std::uint64_t(1) << 20, 256}, {132u * 2 * 4096, 264},
+        {132u * 2 * 4096 + 1, 264}, {std::uint64_t(1) << 22, 264}, {std::uint64_t(1) << 24, 1024},
+        {std::uint64_t(1) << 26, 132u * 16}, {std::uint64_t(1) << 36, 132u * 16}};
+    for (const auto& [n, groups] : launches) EXPECT_EQ(nvidia.groups_for(n), groups) << "n = " << n;
+    // any other map: groups of 256 x 16 items up to 16 a compute unit
+    const auto other_map = clalgo::detail::reduction_policy(typical_device(DeviceClass::nvidia_gpu), {4, true, 0});
+    EXPECT_EQ(other_map.vector_width, 0);
+    EXPECT_EQ(other_map.groups_for(std::uint64_t(1) << 22), 1024u);
+    EXPECT_EQ(other_map.groups_for(std::uint64_t(1) << 24), 132u * 16);
+    EXPECT_EQ(other_map.groups_for(4097), 2u);
+    // a CPU: one group of one work-item for every 4,096 items, up to its most
+    EXPECT_EQ(cpu.groups_for(0), 1u);
+    EXPECT_EQ(cpu.groups_for(4096 * 3), 3u);
+    EXPECT_EQ(cpu.groups_for(std::uint64_t(1) << 40), cpu.max_groups);
     EXPECT_FALSE(clalgo::detail::reduction_policy(typical_device(DeviceClass::nvidia_gpu), {2, true, 2}).warp_shuffle);
     EXPECT_EQ(clalgo::detail::reduction_policy(typical_device(DeviceClass::nvidia_gpu), {8, false, 8}).vector_width, 0);
     const auto other = clalgo::detail::reduction_policy(typical_device(DeviceClass::other_gpu), {8, true, 8});

@@ -234,9 +234,7 @@ private:
         if (in_scratch) result_offset = plan.max_groups;
 
         // enough groups to fill the device, but at least a few items per work-item; one group where n = 0
-        const std::size_t items_per_group = plan.group_size * plan.items_per_work_item;
-        const std::size_t groups = std::max<std::size_t>(
-            1, std::min(plan.max_groups, detail::divide_up(static_cast<std::uint64_t>(n), items_per_group)));
+        const std::size_t groups = plan.groups_for(static_cast<std::uint64_t>(n));
 
         std::int64_t vector_head = -1;
         if (plan.vector_width > 0 && indices.step == 1 && n >= 4 * plan.vector_width) {
