@@ -5,6 +5,7 @@
 
 #include <clalgo/core/device_info.hpp>
 #include <clalgo/policy/device_class.hpp>
+#include <clalgo/policy/map.hpp>
 #include <clalgo/policy/tuning_variables.hpp>
 
 #include <algorithm>
@@ -138,10 +139,8 @@ inline HistogramPolicy histogram_policy(const DeviceInfo& info, std::int64_t n, 
         // 8 items a work-item where that takes at most 8 work-groups a compute unit, 16 (and at most so many
         // groups, in a grid-stride loop) beyond
         const std::uint64_t most = info.compute_units * 8ull;
-        auto groups_for = [&](std::uint64_t per_work_item) {
-            return (items + policy.group_size * per_work_item - 1) / (policy.group_size * per_work_item);
-        };
-        const std::uint64_t wanted = groups_for(8) <= most ? groups_for(8) : groups_for(16);
+        const std::uint64_t eights = detail::divide_up(items, policy.group_size * 8ull);
+        const std::uint64_t wanted = eights <= most ? eights : detail::divide_up(items, policy.group_size * 16ull);
         policy.groups = std::max<std::size_t>(std::min<std::uint64_t>(wanted, most), fewest);
         policy.sum_copies = 8;
     }
