@@ -334,6 +334,45 @@ TEST(CopyIf, IntoArraysOverARangeWritesTheKeptIndices) {
     EXPECT_TRUE(equal_vectors(output.view(0, expected.size()).to_host(queue()), expected));
 }
 
+TEST(CopyIf, CallsThatDifferOnlyInTheirTextsOrOptionsEachGetTheirOwnKernel) {
+    // a call like the thread's last one finds that call's kernel without building a key: its predicate, preamble,
+    // options and placement must still tell calls apart, alternating
+    const std::size_t n = 5000;
+    std::vector<std::int32_t> host(n);
+    for (std::size_t k = 0; k < n; ++k) host[k] = std::int32_t((k * 7919) % 1000);
+    const auto input = clalgo::to_device(queue(), host);
+    clalgo::Array<std::int32_t> kept(queue(), n);
+    clalgo::Array<std::int64_t> count(queue(), 1);
+    auto expect = [&](const std::string& what, int divisor) {
+        std::vector<std::int32_t> expected;
+        for (std::int32_t v : host)
+            if (v % divisor == 0) expected.push_back(v);
+        ASSERT_EQ(count.read_at(queue(), 0), std::int64_t(expected.size())) << what;
+        EXPECT_TRUE(equal_vectors(kept.view(0, expected.size()).to_host(queue()), expected)) << what;
+    };
+    clalgo::SelectionOptions helper;
+    helper.preamble = "int divides(int a, int b) { return a % b == 0; }";
+    clalgo::SelectionOptions other_helper;
+    other_helper.preamble = "int divides(int a, int b) { return a % (b + 1) == 0; }";
+    for (int round = 0; round < 2; ++round) {
+        clalgo::copy_if(queue(), input, kept.view(), count.view(), "ary[i] % 2 == 0");
+        expect("halves", 2);
+        clalgo::copy_if(queue(), input, kept.view(), count.view(), "ary[i] % 3 == 0");
+        expect("thirds", 3);
+        clalgo::copy_if(queue(), input, kept.view(), count.view(), "divides(ary[i], 4)", helper);
+        expect("quarters", 4);
+        clalgo::copy_if(queue(), input, kept.view(), count.view(), "divides(ary[i], 4)", other_helper);
+        expect("fifths", 5);
+        // over a range (the same types, another flag): the indices themselves
+        clalgo::copy_if(queue(), clalgo::range(0, std::int64_t(n)), kept.view(), count.view(), "i % 3 == 0");
+        ASSERT_EQ(count.read_at(queue(), 0), std::int64_t((n + 2) / 3));
+        const auto indices = kept.view(0, (n + 2) / 3).to_host(queue());
+        for (std::size_t k = 0; k < indices.size(); ++k) ASSERT_EQ(indices[k], std::int32_t(3 * k));
+        clalgo::copy_if(queue(), input, kept.view(), count.view(), "ary[i] % 3 == 0");
+        expect("thirds again", 3);
+    }
+}
+
 // -------------------------------------------------------------------------------------------------------------
 // remove_if
 

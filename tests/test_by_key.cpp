@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 using clalgo_test::context;
@@ -662,3 +664,68 @@ TEST(ByKeyDocs, ListOfListsBuilder) {
 }
 
 }  // namespace
+
+TEST(ReduceByKey, CallsThatDifferOnlyInTheirTextsOrTheEnvironmentEachGetTheirOwnKernel) {
+    // a call like the thread's last one finds that call's kernel without building a key: every text, the fold and
+    // the CLALGO_* variables must still tell calls apart
+    const std::size_t n = 3000;
+    const auto keys = run_keys<std::int32_t>(n, 7, n);
+    std::vector<std::int32_t> values(n);
+    for (std::size_t k = 0; k < n; ++k) values[k] = std::int32_t((k * 37) % 101) - 50;
+    const auto d_keys = clalgo::to_device(queue(), keys);
+    const auto d_values = clalgo::to_device(queue(), values);
+    clalgo::Array<std::int32_t> keys_out(queue(), n), values_out(queue(), n);
+    clalgo::Array<std::int64_t> count(queue(), 1);
+    auto expect_runs = [&](const std::string& what, const std::function<std::int32_t(std::int32_t, std::int32_t)>& op,
+                           bool fold) {
+        std::vector<std::int32_t> first_keys, folded;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (k == 0 || keys[k] != keys[k - 1]) {
+                first_keys.push_back(keys[k]);
+                folded.push_back(values[k]);
+            } else if (fold) {
+                folded.back() = op(folded.back(), values[k]);
+            }
+        }
+        const auto runs = count.view(0, 1).to_host(queue())[0];
+        ASSERT_EQ(runs, std::int64_t(first_keys.size())) << what;
+        EXPECT_EQ(keys_out.view(0, std::size_t(runs)).to_host(queue()), first_keys) << what;
+        EXPECT_EQ(values_out.view(0, std::size_t(runs)).to_host(queue()), folded) << what;
+    };
+    auto kernel_names = [&](const std::function<void()>& call) {
+        clalgo::detail::LaunchLog log;
+        call();
+        std::vector<std::string> names;
+        for (const auto& launch : log.launches()) names.push_back(launch.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>());
+        return names;
+    };
+    auto sum = [&] { clalgo::reduce_by_key(queue(), d_keys, d_values, keys_out, values_out, count, "a+b", "0"); };
+    auto largest = [&] {
+        clalgo::reduce_by_key(queue(), d_keys, d_values, keys_out, values_out, count, "max(a, b)", "INT_MIN");
+    };
+    for (int round = 0; round < 2; ++round) {
+        sum();
+        expect_runs("a+b", [](std::int32_t a, std::int32_t b) { return a + b; }, true);
+        largest();
+        expect_runs("max", [](std::int32_t a, std::int32_t b) { return std::max(a, b); }, true);
+        clalgo::unique_by_key(queue(), d_keys, d_values, keys_out, values_out, count);
+        expect_runs("unique", {}, false);
+        largest();
+        expect_runs("max again", [](std::int32_t a, std::int32_t b) { return std::max(a, b); }, true);
+    }
+    // the variable that chooses the kernel, changed between two calls alike
+    std::vector<std::string> scanned, tiled;
+    {
+        clalgo_test::ScopedVariable scan("CLALGO_REDUCE_BY_KEY", "scan");
+        scanned = kernel_names(sum);
+    }
+    {
+        clalgo_test::ScopedVariable tile("CLALGO_REDUCE_BY_KEY", "tile");
+        tiled = kernel_names(sum);
+        expect_runs("tile", [](std::int32_t a, std::int32_t b) { return a + b; }, true);
+    }
+    clalgo_test::ScopedVariable scan("CLALGO_REDUCE_BY_KEY", "scan");
+    EXPECT_NE(scanned, tiled);
+    EXPECT_EQ(kernel_names(sum), scanned);
+    expect_runs("scan", [](std::int32_t a, std::int32_t b) { return a + b; }, true);
+}

@@ -49,6 +49,69 @@ clalgo::ElementwiseOptions named(std::string name) {
 
 }  // namespace
 
+// ---- clalgo's environment variables ----
+
+TEST(ClalgoVariables, SeesEverySetenvUnsetenvAndPutenvAndKeepsItsGenerationOtherwise) {
+    using clalgo::detail::ClalgoVariables;
+    ::unsetenv("CLALGO_TEST_VARIABLE");
+    const std::uint64_t first = ClalgoVariables::current().generation();
+    EXPECT_EQ(ClalgoVariables::current().generation(), first);  // nothing changed: the same generation
+    EXPECT_EQ(ClalgoVariables::current().get("CLALGO_TEST_VARIABLE"), nullptr);
+    auto value = [] {
+        const char* got = ClalgoVariables::current().get("CLALGO_TEST_VARIABLE");
+        return got ? std::optional<std::string>(got) : std::nullopt;
+    };
+    std::uint64_t last = first;
+    auto changed = [&] {
+        const std::uint64_t now = ClalgoVariables::current().generation();
+        const bool different = now != last;
+        last = now;
+        return different;
+    };
+    ::setenv("CLALGO_TEST_VARIABLE", "1", 1);
+    EXPECT_EQ(value(), "1");
+    EXPECT_TRUE(changed());
+    ::setenv("CLALGO_TEST_VARIABLE", "22", 1);
+    EXPECT_EQ(value(), "22");
+    EXPECT_TRUE(changed());
+    ::setenv("CLALGO_TEST_VARIABLE", "1", 1);  // glibc may hand back the string it made for "1" before
+    EXPECT_EQ(value(), "1");
+    EXPECT_TRUE(changed());
+    EXPECT_FALSE(changed());
+    // a longer name that starts with the same letters is another variable
+    ::setenv("CLALGO_TEST_VARIABLE_LONGER", "3", 1);
+    EXPECT_EQ(value(), "1");
+    EXPECT_STREQ(ClalgoVariables::current().get("CLALGO_TEST_VARIABLE_LONGER"), "3");
+    ::unsetenv("CLALGO_TEST_VARIABLE_LONGER");
+    ::unsetenv("CLALGO_TEST_VARIABLE");
+    EXPECT_EQ(value(), std::nullopt);
+    EXPECT_TRUE(changed());
+    // other variables change the generation, not clalgo's values
+    ::setenv("CLALGO_TEST_OTHER_THAN_CLALGO", "x", 1);
+    ::setenv("NOT_CLALGO_TEST_VARIABLE", "x", 1);
+    EXPECT_TRUE(changed());
+    EXPECT_EQ(value(), std::nullopt);
+    ::unsetenv("NOT_CLALGO_TEST_VARIABLE");
+    ::unsetenv("CLALGO_TEST_OTHER_THAN_CLALGO");
+    // putenv's string is the variable: changed in place, the value changes
+    static char entry[] = "CLALGO_TEST_VARIABLE=a";
+    ::putenv(entry);
+    EXPECT_EQ(value(), "a");
+    changed();
+    entry[sizeof entry - 2] = 'b';
+    EXPECT_EQ(value(), "b");
+    EXPECT_TRUE(changed());
+    ::unsetenv("CLALGO_TEST_VARIABLE");
+    EXPECT_EQ(value(), std::nullopt);
+    // the key parts calls build from them
+    ::setenv("CLALGO_TEST_VARIABLE", "7", 1);
+    std::string key;
+    clalgo::detail::append_environment(key, {"CLALGO_TEST_VARIABLE", "CLALGO_TEST_UNSET_VARIABLE"});
+    clalgo::detail::append_environment(key, "CLALGO_TEST_VARIABLE");
+    EXPECT_EQ(key, std::string("7\0\0" "7\0", 5));
+    ::unsetenv("CLALGO_TEST_VARIABLE");
+}
+
 // ---- the renderer ----
 
 TEST(Render, FillsEveryHoleWithItsText) {

@@ -195,18 +195,17 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
     if (exact && (range.lower != std::floor(range.lower) || range.upper != std::floor(range.upper) ||
                   std::fabs(range.lower) > 1e17 || std::fabs(range.upper) > 1e17))
         throw std::invalid_argument("clalgo::histogram: integer values need a range of whole numbers");
-    const std::string value = type_name<T>(), bound = type_name<Bound>();
-    // the key in a buffer kept per thread, and the kernel this thread found last: a call like the last one finds
-    // its kernel with no allocation and no lock
-    thread_local std::string key;
-    thread_local detail::LastFound<HistogramKernel<Count>> last;
-    key.assign(value);
-    key += '\0';
-    key += type_name<Count>();
-    key += '\0';
-    detail::append_environment(key, "CLALGO_HISTOGRAM_GROUP_SIZE");
-    const HistogramKernel<Count>* found = last.find(queue.context(), key);
+    // the kernel a thread's last call found (its types are this function's; the group size variable is the rest
+    // of its key): found again with no key built, no allocation and no lock
+    thread_local detail::LastCall<HistogramKernel<Count>, 0> last_call;
+    const HistogramKernel<Count>* found = last_call.find(queue.context(), {}, 0);
     if (found == nullptr) {
+        const std::string value = type_name<T>(), bound = type_name<Bound>();
+        std::string key = value;
+        key += '\0';
+        key += type_name<Count>();
+        key += '\0';
+        detail::append_environment(key, "CLALGO_HISTOGRAM_GROUP_SIZE");
         auto& cache = queue.context().state().attachment<detail::HistogramCache>();
         std::lock_guard<std::mutex> lock(cache.mutex);
         auto& entry = cache.kernels[key];
@@ -224,7 +223,7 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
             detail::ContextCache::release(*made);  // the context keeps it: it must not keep the context
             entry = std::move(made);
         }
-        found = &last.remember(queue.context(), key, *static_cast<const HistogramKernel<Count>*>(entry.get()));
+        found = &last_call.remember(queue.context(), {}, 0, *static_cast<const HistogramKernel<Count>*>(entry.get()));
     }
     const auto& kernel = *found;
     // exact integer bins: scale says whether (upper - lower) * bins fits in 32 bits and bins in 22 (the kernel's

@@ -6,12 +6,15 @@
 
 #include <clalgo/codegen/program.hpp>
 #include <clalgo/core/context.hpp>
+#include <clalgo/core/environment.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace clalgo::detail {
 
@@ -37,6 +40,38 @@ struct LastFound {
     const Object& remember(const Context& in, const std::string& found_key, const Object& found) {
         context = in.state().serial;
         key = found_key;
+        object = &found;
+        return found;
+    }
+};
+
+/// The kernel object a call site found last, and what it found it by: the call's texts and flags in one context,
+/// with the same CLALGO_* variables (ClalgoVariables' generation). A call like the last one finds it again by
+/// comparing its texts, with no spec and no cache key built. The texts and flags must be everything that shapes
+/// the object besides the call site's types (keep one per thread and call site, in code templated on those:
+/// `thread_local LastCall<Kernel, 4> last;`). Valid as LastFound's.
+template <class Object, std::size_t Texts>
+struct LastCall {
+    std::uint64_t context = 0, variables = 0, flags = 0;
+    std::array<std::string, Texts> texts;
+    const Object* object = nullptr;
+
+    const Object* find(const Context& in, const std::array<std::string_view, Texts>& wanted,
+                       std::uint64_t wanted_flags) const {
+        if (object == nullptr || context != in.state().serial || flags != wanted_flags ||
+            variables != ClalgoVariables::current().generation())
+            return nullptr;
+        for (std::size_t k = 0; k < Texts; ++k)
+            if (texts[k] != wanted[k]) return nullptr;
+        return object;
+    }
+    /// Remembers `found`, found by these texts and flags with the variables as they are now.
+    const Object& remember(const Context& in, const std::array<std::string_view, Texts>& found_texts,
+                           std::uint64_t found_flags, const Object& found) {
+        context = in.state().serial;
+        variables = ClalgoVariables::current().generation();
+        flags = found_flags;
+        for (std::size_t k = 0; k < Texts; ++k) texts[k].assign(found_texts[k].data(), found_texts[k].size());
         object = &found;
         return found;
     }

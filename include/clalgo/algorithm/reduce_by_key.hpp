@@ -13,9 +13,11 @@
 #include <clalgo/algorithm/selection.hpp>
 #include <clalgo/kernels/by_key.hpp>
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace clalgo {
@@ -71,19 +73,29 @@ Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& v
     if (count.size() != 1)
         throw std::invalid_argument("clalgo::" + algorithm + ": 'count' has " + std::to_string(count.size()) +
                                     " elements but must have one");
-    ByKeySpec spec;
-    spec.name = algorithm;
-    spec.key_type = key_type_for<K>(algorithm);
-    spec.value_type = type_for<V>(algorithm, "values");
-    spec.fold = fold;
-    spec.reduce_expr = reduce_expr;
-    spec.neutral = neutral;
-    spec.preamble = options.preamble;
-    spec.build_options = options.build_options;
-    // runs counted in 32 bits below 2^32 keys; the narrow kernel is built (and checked) whatever the size
-    const auto& narrow = cached_by_key<cl_uint, V>(queue.context(), spec);
-    if (keys.size() < 0xffffffffull) return narrow.enqueue(queue, keys, values, keys_out, values_out, count);
-    return cached_by_key<cl_ulong, V>(queue.context(), spec).enqueue(queue, keys, values, keys_out, values_out, count);
+    auto spec = [&] {
+        ByKeySpec made;
+        made.name = algorithm;
+        made.key_type = key_type_for<K>(algorithm);
+        made.value_type = type_for<V>(algorithm, "values");
+        made.fold = fold;
+        made.reduce_expr = reduce_expr;
+        made.neutral = neutral;
+        made.preamble = options.preamble;
+        made.build_options = options.build_options;
+        return made;
+    };
+    // runs counted in 32 bits below 2^32 keys; the narrow kernel is built (and checked) whatever the size. A call
+    // like this thread's last one finds it with no spec or key built (the spec's other parts are K's and V's).
+    thread_local LastCall<ByKeyKernel<cl_uint, V>, 5> last;
+    const std::array<std::string_view, 5> texts{algorithm, reduce_expr, neutral, options.preamble,
+                                                options.build_options};
+    const ByKeyKernel<cl_uint, V>* narrow = last.find(queue.context(), texts, fold);
+    if (narrow == nullptr)
+        narrow = &last.remember(queue.context(), texts, fold, cached_by_key<cl_uint, V>(queue.context(), spec()));
+    if (keys.size() < 0xffffffffull) return narrow->enqueue(queue, keys, values, keys_out, values_out, count);
+    return cached_by_key<cl_ulong, V>(queue.context(), spec())
+        .enqueue(queue, keys, values, keys_out, values_out, count);
 }
 
 template <class K, class V>

@@ -17,6 +17,7 @@
 #include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/kernels/compaction.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -24,6 +25,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -137,18 +139,21 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
         check_code();
         return count.fill(queue, 0);
     }
-    CompactionSpec spec;
-    spec.name = name;
-    spec.value_type = type_name<Value>();
-    spec.array_input = input.array.has_value();
-    spec.placement = placement;
-    spec.keep = keep;
-    spec.value_expr = options.value_expr;
-    spec.run_equality = run_equality;
-    spec.extra_declarations = extra_declarations(options);
-    spec.preamble = options.preamble;
-    spec.build_options = options.build_options;
-    spec.algorithm = options.algorithm;
+    auto spec = [&] {
+        CompactionSpec made;
+        made.name = name;
+        made.value_type = type_name<Value>();
+        made.array_input = input.array.has_value();
+        made.placement = placement;
+        made.keep = keep;
+        made.value_expr = options.value_expr;
+        made.run_equality = run_equality;
+        made.extra_declarations = extra_declarations(options);
+        made.preamble = options.preamble;
+        made.build_options = options.build_options;
+        made.algorithm = options.algorithm;
+        return made;
+    };
 
     std::vector<BoundArgument> bound;
     bound.reserve(4 + sizeof...(Outputs) + options.extra_args.size());
@@ -162,15 +167,26 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
     // 32-bit counts where they suffice: the scan's status words then pack value and flag into one word
     auto run = [&](auto count_type) {
         using Count = decltype(count_type);
-        thread_local std::string key;  // kept: a call allocates nothing for its key
-        key.clear();
-        spec.append_key(key, std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong");
-        const auto& kernel = cached_kernel<CompactionKernel<Count>>(
-            queue.context(), key, [&] {
+        // a call like this thread's last one (no extra arguments) finds its kernel with no spec or key built
+        thread_local LastCall<CompactionKernel<Count>, 6> last;
+        const std::array<std::string_view, 6> texts{name, keep, run_equality, options.value_expr, options.preamble,
+                                                    options.build_options};
+        const std::uint64_t flags = std::uint64_t(input.array.has_value()) | std::uint64_t(placement) << 1 |
+                                    std::uint64_t(options.algorithm) << 8;
+        const bool plain = options.extra_args.empty();
+        const CompactionKernel<Count>* found = plain ? last.find(queue.context(), texts, flags) : nullptr;
+        if (found == nullptr) {
+            const CompactionSpec made = spec();
+            thread_local std::string key;  // kept: a call allocates nothing for its key
+            key.clear();
+            made.append_key(key, std::is_same_v<Count, cl_uint> ? "compaction uint" : "compaction ulong");
+            found = &cached_kernel<CompactionKernel<Count>>(queue.context(), key, [&] {
                 check_code();
-                return std::make_shared<CompactionKernel<Count>>(queue.context(), spec);
+                return std::make_shared<CompactionKernel<Count>>(queue.context(), made);
             });
-        return kernel.enqueue(queue, indices, std::move(bound), {});
+            if (plain) last.remember(queue.context(), texts, flags, *found);
+        }
+        return found->enqueue(queue, indices, std::move(bound), {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});
     return run(cl_ulong{});

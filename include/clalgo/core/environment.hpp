@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #if defined(__linux__)
 #include <unistd.h>  // environ
@@ -25,44 +27,92 @@ inline std::optional<std::string> environment(const char* name) {
     return std::string(value);
 }
 
+/// This thread's copy of the CLALGO_* variables, read again only where the environment has changed since the
+/// thread last looked. Looking costs a walk over environ's pointers, not over its strings (getenv compares every
+/// variable's name: a tenth of a microsecond where the environment is large), so that a call may read clalgo's
+/// variables each time (a program may change them between calls). setenv, putenv and unsetenv change environ's
+/// pointers; a string given to putenv and then changed in place is seen where it is a CLALGO_* variable.
+class ClalgoVariables {
+public:
+    /// The variables as the environment holds them now.
+    static const ClalgoVariables& current() {
+        thread_local ClalgoVariables variables;
+        if (!variables.unchanged()) variables.read();
+        return variables;
+    }
+
+    /// The variable's value, or null where it is unset (the first definition, as getenv's).
+    const char* get(const char* name) const {
+#if defined(__linux__)
+        const std::size_t length = std::strlen(name);
+        for (const Variable& variable : variables_)
+            if (variable.text.compare(0, length, name) == 0 && variable.text.size() > length &&
+                variable.text[length] == '=')
+                return variable.text.c_str() + length + 1;
+        return nullptr;
+#else
+        return std::getenv(name);
+#endif
+    }
+
+    /// Equal in two looks of one thread only where the variables were equal between them: a call may remember
+    /// what it found under the generation it found it in.
+    std::uint64_t generation() const noexcept { return generation_; }
+
+private:
+    struct Variable {
+        const char* entry;  ///< environ's string
+        std::string text;   ///< its text when read
+    };
+
+    bool unchanged() const {
+#if defined(__linux__)
+        if (generation_ == 0 || ::environ != environ_) return false;
+        if (environ_ == nullptr) return true;
+        if (std::memcmp(environ_, entries_.data(), entries_.size() * sizeof(char*)) != 0 ||
+            environ_[entries_.size()] != nullptr)
+            return false;
+        for (const Variable& variable : variables_)
+            if (variable.text != variable.entry) return false;
+        return true;
+#else
+        return false;  // no environ to watch: every look is a new generation, and get() asks getenv
+#endif
+    }
+
+    void read() {
+        static std::atomic<std::uint64_t> generations{0};
+#if defined(__linux__)
+        variables_.clear();
+        entries_.clear();
+        environ_ = ::environ;
+        for (char** entry = environ_; entry != nullptr && *entry != nullptr; ++entry) {
+            entries_.push_back(*entry);
+            if (std::strncmp(*entry, "CLALGO_", 7) == 0) variables_.push_back({*entry, *entry});
+        }
+#endif
+        generation_ = ++generations;
+    }
+
+    char** environ_ = nullptr;
+    std::vector<char*> entries_;
+    std::vector<Variable> variables_;
+    std::uint64_t generation_ = 0;
+};
+
 /// Appends the variable's value (nothing where unset) and a '\0' to `key`: a kernel cache's key part, with no
 /// copy made (a call builds its cache key each time, and its host cost counts at small sizes).
 inline void append_environment(std::string& key, const char* name) {
-    if (const char* value = std::getenv(name)) key += value;
+    if (const char* value = ClalgoVariables::current().get(name)) key += value;
     key += '\0';
 }
 
-/// As append_environment for each of `names` (clalgo's CLALGO_* variables), in order, reading the environment
-/// once for all of them: a lookup walks the whole environment, which takes a tenth of a microsecond where it is
-/// large, and a call reads its variables each time (a program may change them between calls).
+/// As append_environment for each of `names` (clalgo's CLALGO_* variables), in order.
 inline void append_environment(std::string& key, std::initializer_list<const char*> names) {
-    const char* values[8] = {};
-    if (names.size() > 8) {
-        for (const char* name : names) append_environment(key, name);
-        return;
-    }
-#if !defined(__linux__)
-    std::size_t k = 0;
-    for (const char* name : names) values[k++] = std::getenv(name);
-#else
-    for (char** entry = ::environ; entry != nullptr && *entry != nullptr; ++entry) {
-        const char* text = *entry;
-        if (text[0] != 'C' || text[1] != 'L' || std::strncmp(text, "CLALGO_", 7) != 0) continue;
-        std::size_t k = 0;
-        for (const char* name : names) {
-            const std::size_t length = std::strlen(name);
-            // the first definition wins, as getenv's
-            if (values[k] == nullptr && std::strncmp(text, name, length) == 0 && text[length] == '=') values[k] = text + length + 1;
-            ++k;
-        }
-    }
-#endif
-    std::size_t k = 0;
+    const ClalgoVariables& variables = ClalgoVariables::current();
     for (const char* name : names) {
-        (void)name;
-        if (values[k] != nullptr) key += values[k];
+        if (const char* value = variables.get(name)) key += value;
         key += '\0';
-        ++k;
     }
 }
 
