@@ -53,10 +53,13 @@ static void time_alone(const char* name, int calls, const std::function<void()>&
     if (queue) queue->finish();
 }
 
-// Time per call of `f` back to back: `calls` of them and one wait at the end.
-static double batch_per_call(clalgo::Queue& q, const std::function<void()>& f, int calls) {
+// Time per call of `f` back to back: `calls` of them and one wait at the end. Where `loop_cpu` is given, it
+// receives the calling thread's CPU time a call in the loop, before the wait.
+static double batch_per_call(clalgo::Queue& q, const std::function<void()>& f, int calls, double* loop_cpu = nullptr) {
     auto t0 = clock_::now();
+    const double cpu0 = thread_seconds();
     for (int k = 0; k < calls; ++k) f();
+    if (loop_cpu) *loop_cpu = (thread_seconds() - cpu0) / calls * 1e6;
     q.finish();
     return std::chrono::duration<double>(clock_::now() - t0).count() / calls * 1e6;
 }
@@ -90,16 +93,25 @@ static void against_raw(const char* name, clalgo::Queue& q, const std::function<
     };
     (void)batch_per_call(q, f, calls / 20 + 1);  // warm-up of both
     (void)batch_per_call(q, replay, calls / 20 + 1);
-    std::vector<double> call, raw, difference;
+    std::vector<double> call, raw, difference, call_cpu, raw_cpu;
     for (int round = 0; round < 7; ++round) {
-        call.push_back(batch_per_call(q, f, calls));
-        raw.push_back(batch_per_call(q, replay, calls));
+        double cpu = 0;
+        call.push_back(batch_per_call(q, f, calls, &cpu));
+        call_cpu.push_back(cpu);
+        raw.push_back(batch_per_call(q, replay, calls, &cpu));
+        raw_cpu.push_back(cpu);
         difference.push_back(call.back() - raw.back());
     }
-    std::printf("%-36s call %7.2f us, its %zu launch%s raw%s %7.2f us: %+.2f us (rounds %+.2f to %+.2f)\n", name,
-                median(call), launches.size(), launches.size() == 1 ? "" : "es", read ? " + blocking read" : "",
+    // the thread's CPU in the loop besides: a replay reruns the call's look-back kernels with its epoch, whose
+    // tiles may then find their predecessors' status at once, so where the device sets the pace the replay's
+    // time can be shorter than the kernel's own; the loop's CPU time is the host's work alone (and its waits where
+    // the driver's queue is full)
+    std::printf("%-36s call %7.2f us, its %zu launch%s raw%s %7.2f us: %+.2f us (rounds %+.2f to %+.2f); thread CPU "
+                "in the loop %.2f against %.2f: %+.2f us\n",
+                name, median(call), launches.size(), launches.size() == 1 ? "" : "es", read ? " + blocking read" : "",
                 median(raw), median(call) - median(raw), *std::min_element(difference.begin(), difference.end()),
-                *std::max_element(difference.begin(), difference.end()));
+                *std::max_element(difference.begin(), difference.end()), median(call_cpu), median(raw_cpu),
+                median(call_cpu) - median(raw_cpu));
 }
 
 // The by-key family's inputs: float values, int keys in runs of 8, segments of 256.
