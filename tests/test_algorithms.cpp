@@ -368,6 +368,21 @@ TEST(CopyIf, CallsThatDifferOnlyInTheirTextsOrOptionsEachGetTheirOwnKernel) {
         ASSERT_EQ(count.read_at(queue(), 0), std::int64_t((n + 2) / 3));
         const auto indices = kept.view(0, (n + 2) / 3).to_host(queue());
         for (std::size_t k = 0; k < indices.size(); ++k) ASSERT_EQ(indices[k], std::int32_t(3 * k));
+        // a call with an extra argument, then a partition (two outputs): the thread's bound arguments differ in
+        // number from one call to the next
+        clalgo::copy_if(queue(), input, kept.view(), count.view(), "ary[i] < threshold", with_threshold(250));
+        std::vector<std::int32_t> below;
+        std::copy_if(host.begin(), host.end(), std::back_inserter(below), [](std::int32_t v) { return v < 250; });
+        ASSERT_EQ(count.read_at(queue(), 0), std::int64_t(below.size()));
+        EXPECT_TRUE(equal_vectors(kept.view(0, below.size()).to_host(queue()), below));
+        const auto parts = clalgo::partition(queue(), input, "ary[i] % 2 == 0");
+        std::vector<std::int32_t> split = host;
+        const auto middle = std::stable_partition(split.begin(), split.end(), [](std::int32_t v) { return v % 2 == 0; });
+        const std::size_t evens = static_cast<std::size_t>(middle - split.begin());
+        ASSERT_EQ(parts.count.get(queue()), std::int64_t(evens));
+        EXPECT_TRUE(equal_vectors(parts.kept.view(0, evens).to_host(queue()), std::vector<std::int32_t>(split.begin(), middle)));
+        EXPECT_TRUE(equal_vectors(parts.rejected.view(0, n - evens).to_host(queue()),
+                                  std::vector<std::int32_t>(middle, split.end())));
         clalgo::copy_if(queue(), input, kept.view(), count.view(), "ary[i] % 3 == 0");
         expect("thirds again", 3);
     }

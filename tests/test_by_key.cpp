@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -391,6 +392,57 @@ TEST(SegmentedReduce, CallingAgainBuildsNothing) {
     clalgo::segmented_reduce(queue(), values, offsets, out, "a+b", "0");
     EXPECT_EQ(cache.kernels.size(), kernels);
     EXPECT_EQ(out.to_host(queue()), (std::vector<float>{4, 6}));
+}
+
+TEST(SegmentedReduce, CallsThatDifferOnlyInTheirTextsOrTheEnvironmentEachGetTheirOwnKernel) {
+    // a call like the thread's last one finds that call's kernel without building a key: the operator, the
+    // neutral, the preamble and the CLALGO_* variables must still tell calls apart
+    const std::size_t n = 5000;
+    std::vector<std::int32_t> values(n);
+    for (std::size_t k = 0; k < n; ++k) values[k] = std::int32_t((k * 37) % 101) - 50;
+    std::vector<std::int64_t> offsets{0};
+    for (std::int64_t length = 1; offsets.back() < std::int64_t(n); length = length % 300 + 7)
+        offsets.push_back(std::min<std::int64_t>(std::int64_t(n), offsets.back() + length));
+    const auto d_values = clalgo::to_device(queue(), values);
+    const auto d_offsets = clalgo::to_device(queue(), offsets);
+    clalgo::Array<std::int32_t> out(queue(), offsets.size() - 1);
+    auto expect = [&](const std::string& what, std::int32_t neutral,
+                      const std::function<std::int32_t(std::int32_t, std::int32_t)>& op) {
+        std::vector<std::int32_t> expected;
+        for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+            expected.push_back(std::accumulate(values.begin() + offsets[s], values.begin() + offsets[s + 1], neutral, op));
+        EXPECT_EQ(out.to_host(queue()), expected) << what;
+    };
+    auto sum = [&] { clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "a+b", "0"); };
+    clalgo::SegmentOptions doubled, tripled;
+    doubled.preamble = "int op(int a, int b) { return a + 2 * b; }";
+    tripled.preamble = "int op(int a, int b) { return a + 3 * b; }";
+    for (int round = 0; round < 2; ++round) {
+        sum();
+        expect("a+b", 0, std::plus<>());
+        clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "max(a, b)", "INT_MIN");
+        expect("max", std::numeric_limits<std::int32_t>::min(), [](std::int32_t a, std::int32_t b) { return std::max(a, b); });
+        clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "max(a, b)", "0");
+        expect("max from 0", 0, [](std::int32_t a, std::int32_t b) { return std::max(a, b); });
+        clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "op(a, b)", "0", doubled);
+        expect("a + 2b", 0, [](std::int32_t a, std::int32_t b) { return a + 2 * b; });
+        clalgo::segmented_reduce(queue(), d_values, d_offsets, out, "op(a, b)", "0", tripled);
+        expect("a + 3b", 0, [](std::int32_t a, std::int32_t b) { return a + 3 * b; });
+    }
+    // the variable that sets the work-group size, changed between two calls alike
+    auto group_size = [&] {
+        clalgo::detail::LaunchLog log;
+        sum();
+        return log.launches().at(0).local;
+    };
+    const std::size_t before = group_size();
+    {
+        ForcedSegmentGroupSize forced(before == 64 ? "128" : "64");
+        EXPECT_EQ(group_size(), before == 64 ? 128u : 64u);
+        expect("a+b, forced group size", 0, std::plus<>());
+    }
+    EXPECT_EQ(group_size(), before);
+    expect("a+b again", 0, std::plus<>());
 }
 
 TEST(SegmentedReduce, AnOperatorThatDoesNotBuildFailsAgainOnTheNextCall) {

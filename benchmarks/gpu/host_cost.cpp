@@ -541,8 +541,10 @@ int main(int argc, char** argv) {
         measure("copy_if into, single pass", q,
                 [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0", single_pass_selection); }, single_pass_calls);
         measure("compaction kernel direct", q, [&] {
-            compact.enqueue(q, std::nullopt, {clalgo::detail::bind(x), clalgo::detail::bind(out), clalgo::detail::bind(count),
-                                              clalgo::detail::bind(static_cast<cl_long>(n))}, {}); });
+            std::vector<clalgo::detail::BoundArgument> bound{clalgo::detail::bind(x), clalgo::detail::bind(out),
+                                                             clalgo::detail::bind(count),
+                                                             clalgo::detail::bind(static_cast<cl_long>(n))};
+            compact.enqueue(q, std::nullopt, bound, {}); });
         std::printf("  counts by ballots: %d\n", int(compact.counts_by_ballots()));
         ByKeyInputs in(q, n);
         auto& keys = in.keys;

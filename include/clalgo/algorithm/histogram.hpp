@@ -134,8 +134,9 @@ public:
         auto& scratch = scratch_.get(queue);
         const std::size_t sums = policy.sum_copies_for(bins.size()) * bins.size();
         scratch.memory.reserve_zeroed(queue, sums_at + sums * sizeof(Count));
-        cl::Kernel& kernel = on.kernel(options_.name);
-        detail::KernelArguments(kernel, signature_, &on.memo(options_.name))
+        detail::KernelSlot& slot = on.slot(options_.name);
+        cl::Kernel& kernel = slot.kernel;
+        detail::KernelArguments(kernel, signature_, &slot.memo)
             .set("clalgo_start", cl_long(indices.start)).set("clalgo_step", cl_long(indices.step)).set("n", cl_long(n))
             .set("clalgo_bins", cl_long(bins.size())).set("clalgo_counts", bins.buffer())
             .set("clalgo_counts_offset", cl_long(bins.offset()))

@@ -17,6 +17,7 @@
 #include <clalgo/core/types.hpp>
 #include <clalgo/policy/segments.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -121,8 +122,9 @@ public:
         args.values_offset = static_cast<cl_long>(values_offset);
         args.out_offset = static_cast<cl_long>(out_offset);
         std::lock_guard<std::mutex> lock(*on.launch_mutex);
-        cl::Kernel& kernel = on.kernel(shape_.name);
-        KernelArguments(kernel, signature_, &on.memo(shape_.name))
+        KernelSlot& slot = on.slot(shape_.name);
+        cl::Kernel& kernel = slot.kernel;
+        KernelArguments(kernel, signature_, &slot.memo)
             .set("clalgo_args", args)
             .set("clalgo_offsets", offsets.buffer())
             .set("clalgo_values", values)
@@ -199,14 +201,21 @@ Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const Arr
         throw std::invalid_argument("clalgo::segmented_reduce: 'out' has " + std::to_string(out.size()) +
                                     " elements but 'offsets' describes " + std::to_string(offsets.size() - 1) +
                                     " segments (out needs offsets.size() - 1)");
-    const std::string value_type = detail::type_for<V>("segmented_reduce", "values");
-    const auto& kernel = detail::cached_segmented(queue.context(), value_type, reduce_expr, neutral, options,
-                                                  "segmented_reduce", [&] {
-        return detail::SegmentedShape{value_type, reduce_expr, neutral, options, "segmented_reduce"};
-    });
+    // a call like this thread's last one finds its kernel with no key built
+    thread_local detail::LastCall<detail::SegmentedReduceKernel, 4> last;
+    const std::array<std::string_view, 4> texts{reduce_expr, neutral, options.preamble, options.build_options};
+    const detail::SegmentedReduceKernel* kernel = last.find(queue.context(), texts, 0);
+    if (kernel == nullptr) {
+        const std::string value_type = detail::type_for<V>("segmented_reduce", "values");
+        kernel = &last.remember(queue.context(), texts, 0,
+                                detail::cached_segmented(queue.context(), value_type, reduce_expr, neutral, options,
+                                                         "segmented_reduce", [&] {
+            return detail::SegmentedShape{value_type, reduce_expr, neutral, options, "segmented_reduce"};
+        }));
+    }
     const std::int64_t segments = static_cast<std::int64_t>(out.size());
     if (segments == 0) return detail::marker(queue, {});
-    return kernel.enqueue(queue, static_cast<std::int64_t>(values.size()) / segments + 1, segments, offsets,
+    return kernel->enqueue(queue, static_cast<std::int64_t>(values.size()) / segments + 1, segments, offsets,
                           values.buffer(), values.offset(), static_cast<std::int64_t>(values.size()), out.buffer(),
                           out.offset());
 }

@@ -155,13 +155,6 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
         return made;
     };
 
-    std::vector<BoundArgument> bound;
-    bound.reserve(4 + sizeof...(Outputs) + options.extra_args.size());
-    if (input.array) bound.push_back(bind(*input.array));
-    (bound.push_back(bind(outputs)), ...);
-    bound.push_back(bind(count));
-    bound.push_back(bind(static_cast<cl_long>(capacity)));
-    for (const auto& extra : options.extra_args) bound.push_back(extra.bound());
     const std::optional<IndexRange> indices = input.array ? std::nullopt : std::optional<IndexRange>(input.indices);
 
     // 32-bit counts where they suffice: the scan's status words then pack value and flag into one word
@@ -186,7 +179,17 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
             });
             if (plain) last.remember(queue.context(), texts, flags, *found);
         }
-        return found->enqueue(queue, indices, std::move(bound), {});
+        // bound in place in a vector the thread keeps, so that a call builds no strings and allocates nothing for
+        // its arguments; filled once the kernel is found (a first build could run a selection of its own)
+        thread_local std::vector<BoundArgument> bound;
+        bound.resize((input.array ? 3 : 2) + sizeof...(Outputs) + options.extra_args.size());
+        std::size_t k = 0;
+        if (input.array) bind_into(bound[k++], *input.array);
+        (bind_into(bound[k++], outputs), ...);
+        bind_into(bound[k++], count);
+        bind_into(bound[k++], static_cast<cl_long>(capacity));
+        for (const auto& extra : options.extra_args) bound[k++] = extra.bound();
+        return found->enqueue(queue, indices, bound, {});
     };
     if (n <= 0xffffffffll) return run(cl_uint{});
     return run(cl_ulong{});

@@ -260,25 +260,51 @@ std::string cpp_label() {
     }
 }
 
+/// Sets `type` to cpp_label's text, made once for the types clalgo names without registration (a registered
+/// struct's name is looked up each time: it can be registered after a first call).
+template <class T>
+void set_label(std::string& type) {
+    if constexpr (is_builtin_type_v<T>) {
+        static const std::string label = type_name<T>();
+        if (type != label) type = label;  // a kept argument is usually rebound to the same type
+    } else {
+        type = cpp_label<T>();
+    }
+}
+
+/// Binds `argument` into `bound`, overwriting what it held: a caller that keeps its bound arguments between
+/// calls (a thread's vector) then builds no strings and allocates nothing.
 template <class A>
-BoundArgument bind(const A& argument) {
+void bind_into(BoundArgument& bound, const A& argument) {
     using U = std::decay_t<A>;
-    BoundArgument bound;
     if constexpr (IsArray<U>::value) {
         using T = typename IsArray<U>::element;
         bound.kind = std::is_same_v<U, Array<T>> ? BoundArgument::Kind::array : BoundArgument::Kind::array_view;
         bound.is_array = true;
-        bound.type = cpp_label<T>();
+        set_label<T>(bound.type);
         bound.buffer = BufferHandle{argument.buffer()()};
         bound.offset = argument.offset();
         bound.size = argument.size();
+        bound.bytes.assign(nullptr, 0);
+        bound.value = ScalarValue{};
     } else {
         static_assert(std::is_trivially_copyable_v<U> && !std::is_pointer_v<U>,
                       "clalgo kernel arguments are arrays (Array<T>, ArrayView<T>) or scalars passed by value");
-        bound.type = cpp_label<U>();
+        bound.kind = BoundArgument::Kind::scalar;
+        bound.is_array = false;
+        set_label<U>(bound.type);
+        bound.buffer = BufferHandle{};
+        bound.offset = 0;
+        bound.size = 0;
         bound.bytes.assign(&argument, sizeof(U));
         bound.value = ScalarValue::of(argument);
     }
+}
+
+template <class A>
+BoundArgument bind(const A& argument) {
+    BoundArgument bound;
+    bind_into(bound, argument);
     return bound;
 }
 

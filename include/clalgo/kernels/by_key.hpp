@@ -91,8 +91,8 @@ public:
         }
         std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
                                          bind(values_out), bind(count),  bind(room)};
-        return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, std::move(bound), wait)
-                     : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, std::move(bound), wait);
+        return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
+                     : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
     }
 
     /// The generated source on a device (the tile kernel's where it runs there).

@@ -5,7 +5,8 @@
 // items too) and by words of bits on CPUs (compaction.cl.hpp).
 //   detail::CompactionSpec spec;  spec.value_type = "int";  spec.keep = "ary[i] > 0";  spec.array_input = true;
 //   const detail::CompactionKernel<cl_uint> kernel(ctx, spec);
-//   kernel.enqueue(q, std::nullopt, {bind(in), bind(out), bind(count), bind(cl_long(capacity))}, {});
+//   std::vector<detail::BoundArgument> bound{bind(in), bind(out), bind(count), bind(cl_long(capacity))};
+//   kernel.enqueue(q, std::nullopt, bound, {});
 #pragma once
 
 #include <clalgo/kernels/scan.hpp>
@@ -80,11 +81,12 @@ public:
         : runs_over_range_(spec.runs_over_range()),
           scan_(context, spec.arguments(), "(" + keep(spec) + ") ? 1 : 0", "a+b", "0", "", options(spec), stages(spec)) {}
 
-    /// Runs over the bound arguments (in CompactionSpec::arguments' order), over the array or `range`.
-    Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument> bound,
+    /// Runs over the bound arguments (in CompactionSpec::arguments' order), over the array or `range`; appends
+    /// the kernel's own arguments to `bound`.
+    Event enqueue(const Queue& queue, const std::optional<IndexRange>& range, std::vector<BoundArgument>& bound,
                   const std::vector<cl::Event>& wait) const {
         if (runs_over_range_) bound.push_back(bind(static_cast<cl_long>(range ? range->step : 1)));
-        return scan_.enqueue_bound(queue, nullptr, range, std::move(bound), wait);
+        return scan_.enqueue_bound(queue, nullptr, range, bound, wait);
     }
 
     /// True where the device counts kept items by warp ballots.

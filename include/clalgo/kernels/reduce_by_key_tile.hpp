@@ -118,8 +118,9 @@ public:
         args.inclusives_at = static_cast<cl_long>(inclusives_at);
         args.tiles = static_cast<cl_uint>(tiles);
         args.epoch = epoch;
-        cl::Kernel& kernel = on.kernel(name_);
-        KernelArguments(kernel, signature_, &on.memo(name_))
+        KernelSlot& slot = on.slot(name_);
+        cl::Kernel& kernel = slot.kernel;
+        KernelArguments(kernel, signature_, &slot.memo)
             .set("clalgo_args", args)
             .set("clalgo_keys", keys.buffer())
             .set("clalgo_values", values.buffer())

@@ -299,14 +299,15 @@ private:
             throw std::logic_error("clalgo: " + options_.name + ": its values are not of the kernel's type; no carry-in");
         detail::CallOptions call;
         auto bound = detail::bind_call(queue, call, arguments...);
-        return enqueue_bound(queue, total, call.range, std::move(bound), call.wait, carry);
+        return enqueue_bound(queue, total, call.range, bound, call.wait, carry);
     }
 
 public:
     /// For algorithms built on the scan, whose arguments are known only at run time: the call with its
-    /// arguments already bound, checked here like any call.
+    /// arguments already bound, checked here like any call (a scalar of another type that converts exactly is
+    /// converted in `bound`).
     Event enqueue_bound(const Queue& queue, const ArrayView<T>* total, const std::optional<IndexRange>& range,
-                        std::vector<detail::BoundArgument> bound, const std::vector<cl::Event>& wait,
+                        std::vector<detail::BoundArgument>& bound, const std::vector<cl::Event>& wait,
                         const CarryIn<T>* carry = nullptr) const {
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, range, bound);
@@ -361,9 +362,9 @@ private:
                 [&] { return "copying the carry-in of " + options_.name; });
             kernel_waits = &none;
         };
-        auto set = [&](cl::Kernel& kernel, const std::string& name) {
+        auto set = [&](detail::KernelSlot& slot) {
             layout_.pack(scratch.call, call, bound, carry_value);
-            detail::KernelArguments arguments(kernel, signature_, &program.memo(name));
+            detail::KernelArguments arguments(slot.kernel, signature_, &slot.memo);
             arguments.set_bytes("clalgo_call", scratch.call).set("clalgo_memory", scratch.memory.buffer);
             if (layout_.total_parameter()) arguments.set("clalgo_total_base", total_buffer);
             arguments.user_outside_struct(bound, in_struct_, violations);
@@ -394,10 +395,10 @@ private:
             call.units_per_group = chained ? static_cast<cl_long>(tile) : 0;
             call.groups = static_cast<cl_long>(groups);
             copy_carry();
-            cl::Kernel& kernel = program.kernel(device.first_kernel);
-            set(kernel, device.first_kernel);
-            return detail::launch(queue, kernel, static_cast<std::size_t>(groups) * plan.group_size, plan.group_size,
-                                  *kernel_waits, what);
+            detail::KernelSlot& slot = program.slot(device.first_kernel);
+            set(slot);
+            return detail::launch(queue, slot.kernel, static_cast<std::size_t>(groups) * plan.group_size,
+                                  plan.group_size, *kernel_waits, what);
         }
 
         // reduce then scan, by tiles (GPUs) or by serial blocks (CPUs)
@@ -413,14 +414,15 @@ private:
         scratch.memory.reserve(queue, static_cast<std::size_t>(call.run_flags_at + groups * sizeof(cl_uint)));
         copy_carry();
         if (n > 0) {
-            cl::Kernel& reduce = program.kernel(device.first_kernel);
-            set(reduce, device.first_kernel);
-            detail::enqueue_launch(queue, reduce, groups * plan.group_size, plan.group_size, *kernel_waits, what, nullptr);
+            detail::KernelSlot& reduce = program.slot(device.first_kernel);
+            set(reduce);
+            detail::enqueue_launch(queue, reduce.kernel, groups * plan.group_size, plan.group_size, *kernel_waits, what,
+                                   nullptr);
             kernel_waits = &none;  // the queue is in order
         }
-        cl::Kernel& scan = program.kernel(device.second_kernel);
-        set(scan, device.second_kernel);
-        return detail::launch(queue, scan, groups * plan.group_size, plan.group_size, *kernel_waits, what);
+        detail::KernelSlot& scan = program.slot(device.second_kernel);
+        set(scan);
+        return detail::launch(queue, scan.kernel, groups * plan.group_size, plan.group_size, *kernel_waits, what);
     }
 
     detail::ScanCallLayout layout_;

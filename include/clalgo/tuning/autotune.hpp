@@ -186,8 +186,8 @@ inline TuningReport autotune(const Queue& queue, const TuningOptions& options = 
             spec.keep = "(ary[i] & 1) == 0";
             auto kernel = std::make_shared<CompactionKernel<cl_uint>>(context, spec);
             return [=, &queue] {
-                kernel->enqueue(queue, std::nullopt,
-                                {bind(*input), bind(*output), bind(*count), bind(static_cast<cl_long>(n))}, {});
+                std::vector<BoundArgument> bound{bind(*input), bind(*output), bind(*count), bind(static_cast<cl_long>(n))};
+                kernel->enqueue(queue, std::nullopt, bound, {});
             };
         };
         primitives.push_back(compact);
