@@ -89,8 +89,15 @@ public:
             }
             return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
         }
-        std::vector<BoundArgument> bound{bind(keys),       bind(values), bind(keys_out),
-                                         bind(values_out), bind(count),  bind(room)};
+        // bound in place in a vector the thread keeps: a call builds no strings and allocates nothing for them
+        thread_local std::vector<BoundArgument> bound;
+        bound.resize(6);
+        bind_into(bound[0], keys);
+        bind_into(bound[1], values);
+        bind_into(bound[2], keys_out);
+        bind_into(bound[3], values_out);
+        bind_into(bound[4], count);
+        bind_into(bound[5], room);
         return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
                      : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
     }
