@@ -27,12 +27,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -231,12 +233,12 @@ private:
     /// The parameters of one of the passes' kernels, made once: a call's host cost counts at small sizes.
     static const detail::Signature& signature(const char* kernel) {
         static const auto made = [] {
-            std::map<std::string, detail::Signature> all;
+            std::map<std::string, detail::Signature, std::less<>> all;  // found by the name's characters
             for (const char* name : {"tile_sort", "histogram", "onesweep", "count", "place", "scatter"})
                 all.emplace(name, detail::radix_sort_signature(name, has_values));
             return all;
         }();
-        return made.at(kernel);
+        return made.find(std::string_view(kernel))->second;
     }
 
     /// A buffer and an element offset: where a pass reads or writes.
@@ -353,13 +355,15 @@ private:
         // queue, the call's last.
         cl::Event last_event;
         auto slot = [&](bool last) { return last ? detail::event_slot(queue, last_event) : nullptr; };
+        // each kernel's memo (under launch_mutexes_, which every launch of these programs holds): a call sets only
+        // the arguments that changed since the kernel's last launch
         auto run = [&](const char* name, const detail::Signature& sig, std::size_t global, std::size_t local,
                        const auto& set, bool last = false) {
-            cl::Kernel& kernel = on.kernel(name);
-            detail::KernelArguments arguments(kernel, sig);
+            detail::KernelSlot& kernel = on.slot(name);
+            detail::KernelArguments arguments(kernel.kernel, sig, &kernel.memo);
             set(arguments);
             arguments.done();
-            detail::enqueue_launch(queue, kernel, global, local, wait, "radix_sort", slot(last));
+            detail::enqueue_launch(queue, kernel.kernel, global, local, wait, "radix_sort", slot(last));
             wait.clear();
         };
         // an array already in its place (the input, sorted in place) is not copied onto itself
