@@ -233,11 +233,9 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
                                                    bins.size() <= (std::size_t(1) << 22))
                               : static_cast<Bound>(double(bins.size()) / (range.upper - range.lower));
     // bound in place in a vector the thread keeps: a call builds no strings and allocates nothing for them
-    thread_local std::vector<detail::BoundArgument> bound_arguments(4);
-    detail::bind_into(bound_arguments[0], values);
-    detail::bind_into(bound_arguments[1], static_cast<Bound>(range.lower));
-    detail::bind_into(bound_arguments[2], static_cast<Bound>(range.upper));
-    detail::bind_into(bound_arguments[3], scale);
+    thread_local std::vector<detail::BoundArgument> kept;
+    const auto& bound_arguments = detail::bind_all_into(kept, values, static_cast<Bound>(range.lower),
+                                                        static_cast<Bound>(range.upper), scale);
     return kernel.enqueue(queue, bins, IndexRange{0, static_cast<std::int64_t>(values.size()), 1}, bound_arguments, {});
 }
 

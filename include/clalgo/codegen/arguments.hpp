@@ -308,6 +308,15 @@ BoundArgument bind(const A& argument) {
     return bound;
 }
 
+/// Binds `arguments` in order into `kept` (a vector the caller keeps between calls, resized to them).
+template <class... A>
+std::vector<BoundArgument>& bind_all_into(std::vector<BoundArgument>& kept, const A&... arguments) {
+    kept.resize(sizeof...(A));
+    std::size_t k = 0;
+    (bind_into(kept[k++], arguments), ...);
+    return kept;
+}
+
 /// What a call passed besides the declared arguments.
 struct CallOptions {
     std::optional<IndexRange> range;

@@ -90,14 +90,8 @@ public:
             return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
         }
         // bound in place in a vector the thread keeps: a call builds no strings and allocates nothing for them
-        thread_local std::vector<BoundArgument> bound;
-        bound.resize(6);
-        bind_into(bound[0], keys);
-        bind_into(bound[1], values);
-        bind_into(bound[2], keys_out);
-        bind_into(bound[3], values_out);
-        bind_into(bound[4], count);
-        bind_into(bound[5], room);
+        thread_local std::vector<BoundArgument> kept;
+        auto& bound = bind_all_into(kept, keys, values, keys_out, values_out, count, room);
         return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
                      : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
     }
