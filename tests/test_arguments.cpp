@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -232,6 +233,51 @@ TEST_F(ArgumentCall, ExactValuesOfOtherArithmeticTypesAreConvertedToTheDeclaredT
     kernel(queue(), std::int64_t(1) << 24, x, std::uint64_t(9), y);  // 2^24 is a float; 9 fits in a long
     hy = y.to_host(queue());
     for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 16777216.0f * hx[k] + 9.0f) << k;
+}
+
+TEST_F(ArgumentCall, CallsOfOneThreadReuseTheirBoundArgumentsWithNothingLeftFromTheCallBefore) {
+    // the thread's kept vector is rebound at each call: a converted scalar, a wrong call that throws half bound,
+    // then calls of other lengths and kinds, each checked against the CPU
+    const auto hx = x.to_host(queue());
+    clalgo::ElementwiseKernel twice(context(), "const float *x, float *y", "y[i] = 2.0f * x[i]");
+    kernel(queue(), 3, x, 5, y);  // converted in the kept vector: an int taken for float and for long
+    EXPECT_THROW(kernel(queue(), 2.0f, x, y), std::invalid_argument);
+    EXPECT_THROW(kernel(queue(), x, x, std::int64_t(5), y), std::invalid_argument);
+    twice(queue(), x, y);
+    auto hy = y.to_host(queue());
+    for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 2.0f * hx[k]) << k;
+    kernel(queue(), 0.5f, x.view(4, 8), std::int64_t(1), y.view(8, 8));
+    hy = y.to_host(queue());
+    for (std::size_t k = 0; k < 8; ++k) EXPECT_FLOAT_EQ(hy[8 + k], 0.5f * hx[4 + k] + 1.0f) << k;
+    for (std::size_t k = 0; k < 8; ++k) EXPECT_FLOAT_EQ(hy[k], 2.0f * hx[k]) << k;
+}
+
+TEST(KeptArguments, ALeaseTakenWhileAnotherIsHeldGetsItsOwnVectorAndLeavesTheOtherWhereItWas) {
+    namespace detail = clalgo::detail;
+    clalgo::Array<float> x = clalgo::to_device(queue(), std::vector<float>{1.0f, 2.0f});
+    const detail::KeptArguments outer;
+    detail::CallOptions options;
+    auto& bound = detail::bind_call(outer.get(), queue(), options, 1.5f, x, clalgo::range(0, 2));
+    ASSERT_EQ(bound.size(), 2u);  // the range is an option, not an argument
+    ASSERT_TRUE(options.range.has_value());
+    std::vector<std::unique_ptr<detail::KeptArguments>> inner;
+    for (int depth = 0; depth < 40; ++depth) {  // deeper than any call nests: new vectors are made meanwhile
+        inner.push_back(std::make_unique<detail::KeptArguments>());
+        EXPECT_NE(&inner.back()->get(), &outer.get());
+        detail::CallOptions inner_options;
+        detail::bind_call(inner.back()->get(), queue(), inner_options, depth, depth, depth);
+    }
+    EXPECT_EQ(&bound, &outer.get());
+    ASSERT_EQ(bound.size(), 2u);
+    EXPECT_EQ(bound[0].type, "float");
+    float value = 0;
+    std::memcpy(&value, bound[0].bytes.data(), sizeof value);
+    EXPECT_EQ(value, 1.5f);
+    EXPECT_TRUE(bound[1].is_array);
+    EXPECT_EQ(bound[1].size, 2u);
+    inner.clear();
+    const detail::KeptArguments next;  // released leases are taken again, outside the one still held
+    EXPECT_NE(&next.get(), &outer.get());
 }
 
 TEST(ArgumentCallScalars, WideVectorScalarsReachTheKernelWholeBesideNarrowOnes) {

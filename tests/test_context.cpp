@@ -2,6 +2,9 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <set>
+#include <utility>
 #include <chrono>
 #include <thread>
 #include <cctype>
@@ -186,6 +189,46 @@ TEST(Context, WrappingOneContextTwiceSharesTheProgramCache) {
     const auto after = clalgo::cache_statistics();
     EXPECT_EQ(after.source_builds + after.disk_hits, before.source_builds + before.disk_hits);
     EXPECT_GT(after.memory_hits, before.memory_hits);
+}
+
+namespace {
+/// Types to attach to a context: each holds the number it was made with (its type's), and counts its making.
+std::atomic<int> attachments_made{0};
+template <int K>
+struct Attached {
+    int number = (attachments_made++, K);
+};
+
+/// Attaches Attached<0> ... Attached<K> to `state`: where each was found, and each one's number in `numbers`.
+template <int... K>
+void attach_each(clalgo::detail::ContextState& state, std::integer_sequence<int, K...>, std::vector<void*>& found,
+                 std::vector<int>& numbers) {
+    ((found[K] = &state.attachment<Attached<K>>()), ...);
+    ((numbers[K] = state.attachment<Attached<K>>().number), ...);
+}
+}  // namespace
+
+TEST(Context, EachAttachedTypeIsMadeOnceAndEveryThreadFindsTheSameObject) {
+    // more types than the lock-free table holds, from eight threads at once: the table and the map behind it
+    cl::Context raw_context(context().device());  // a context of its own: nothing attached yet
+    clalgo::Context fresh(raw_context);
+    auto& state = fresh.state();
+    constexpr int types = 24;
+    const int made_before = attachments_made.load();
+    std::vector<std::vector<void*>> found(8, std::vector<void*>(types, nullptr));
+    std::vector<std::vector<int>> numbers(8, std::vector<int>(types, -1));
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 3; ++round)
+                attach_each(state, std::make_integer_sequence<int, types>{}, found[t], numbers[t]);
+        });
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(attachments_made.load() - made_before, types);
+    for (int t = 0; t < 8; ++t)
+        for (int k = 0; k < types; ++k) EXPECT_EQ(numbers[t][k], k) << "thread " << t;
+    for (int t = 1; t < 8; ++t) EXPECT_EQ(found[t], found[0]) << "thread " << t;
+    EXPECT_EQ(std::set<void*>(found[0].begin(), found[0].end()).size(), std::size_t(types));
 }
 
 TEST(Queue, WrappedQueueOfTheDefaultContextRunsItsKernels) {

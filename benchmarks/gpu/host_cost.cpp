@@ -474,6 +474,8 @@ static void calls_against_raw(const clalgo::Context& ctx, clalgo::Queue& q) {
         against_raw("clalgo::sum into", q, [&] { clalgo::sum(q, x, count); }, calls);
         against_raw("inclusive scan", q, [&] { scan(q, x, out); }, calls);
         against_raw("copy_if into", q, [&] { clalgo::copy_if(q, x, out, count, "ary[i] % 2 == 0"); }, calls);
+        // its results drawn from the memory pool and given back before the next call: the pool's cost besides
+        against_raw("copy_if allocating", q, [&] { (void)clalgo::copy_if(q, x, "ary[i] % 2 == 0"); }, calls);
         against_raw("reduce_by_key into", q,
                     [&] { clalgo::reduce_by_key(q, in.keys, in.values, out, in.values_out, count, "a+b", "0"); }, calls);
         against_raw("segmented_reduce", q, [&] { clalgo::segmented_reduce(q, in.values, in.offsets, in.sums, "a+b", "0"); },

@@ -111,7 +111,8 @@ public:
     template <class... Args>
     Event operator()(const Queue& queue, const ArrayView<Count>& bins, const Args&... arguments) const {
         detail::CallOptions call;
-        auto bound = detail::bind_call(queue, call, arguments...);
+        const detail::KeptArguments kept;  // bound in place, in a vector the thread keeps
+        auto& bound = detail::bind_call(kept.get(), queue, call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);
@@ -232,9 +233,8 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
     const Bound scale = exact ? static_cast<Bound>((range.upper - range.lower) * double(bins.size()) < 4294967296.0 &&
                                                    bins.size() <= (std::size_t(1) << 22))
                               : static_cast<Bound>(double(bins.size()) / (range.upper - range.lower));
-    // bound in place in a vector the thread keeps: a call builds no strings and allocates nothing for them
-    thread_local std::vector<detail::BoundArgument> kept;
-    const auto& bound_arguments = detail::bind_all_into(kept, values, static_cast<Bound>(range.lower),
+    const detail::KeptArguments kept;  // bound in place, in a vector the thread keeps
+    const auto& bound_arguments = detail::bind_all_into(kept.get(), values, static_cast<Bound>(range.lower),
                                                         static_cast<Bound>(range.upper), scale);
     return kernel.enqueue(queue, bins, IndexRange{0, static_cast<std::int64_t>(values.size()), 1}, bound_arguments, {});
 }

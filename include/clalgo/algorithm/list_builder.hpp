@@ -160,7 +160,8 @@ public:
     template <class... Args>
     BuiltLists operator()(const Queue& queue, const Args&... arguments) const {
         detail::CallOptions call;
-        auto bound = detail::bind_call(queue, call, arguments...);
+        const detail::KeptArguments kept;  // bound in place, in a vector the thread keeps
+        auto& bound = detail::bind_call(kept.get(), queue, call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);

@@ -180,8 +180,9 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
             if (plain) last.remember(queue.context(), texts, flags, *found);
         }
         // bound in place in a vector the thread keeps, so that a call builds no strings and allocates nothing for
-        // its arguments; filled once the kernel is found (a first build could run a selection of its own)
-        thread_local std::vector<BoundArgument> bound;
+        // its arguments
+        const KeptArguments kept;
+        auto& bound = kept.get();
         bound.resize((input.array ? 3 : 2) + sizeof...(Outputs) + options.extra_args.size());
         std::size_t k = 0;
         if (input.array) bind_into(bound[k++], *input.array);

@@ -161,7 +161,8 @@ public:
     template <class... Args>
     Event operator()(const Queue& queue, const SortOptions& options, const Args&... arguments) const {
         detail::CallOptions call;
-        const auto bound = detail::bind_call(queue, call, arguments...);
+        const detail::KeptArguments kept;  // bound in place, in a vector the thread keeps
+        const auto& bound = detail::bind_call(kept.get(), queue, call, arguments...);
         const std::int64_t n = detail::call_indices("RadixSort", std::nullopt, bound).size();
         check_sorted_arrays(bound, n);
         auto& scratch = scratch_.get(queue);

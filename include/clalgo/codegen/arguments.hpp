@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -323,12 +324,44 @@ struct CallOptions {
     std::vector<cl::Event> wait;
 };
 
-/// Splits a call's arguments into the declared ones and the options (an IndexRange, a WaitFor: its events as the
-/// wait list of a command on `queue`).
+/// A vector of bound arguments that the calling thread keeps from one call to the next, so that a call binds
+/// its arguments in place and allocates nothing once the thread has made a call of as many arguments. Held for
+/// the length of a call; a call made while another holds one (a sort computing its keys with an elementwise
+/// kernel, a first build) takes the next vector, so nested calls never share one.
+class KeptArguments {
+public:
+    KeptArguments() : frames_(&frames()) {
+        const std::size_t depth = frames_->depth++;
+        if (frames_->vectors.size() == depth) frames_->vectors.emplace_back();  // a deque: the vectors in use stay put
+        vector_ = &frames_->vectors[depth];
+    }
+    ~KeptArguments() { --frames_->depth; }
+    KeptArguments(const KeptArguments&) = delete;
+    KeptArguments& operator=(const KeptArguments&) = delete;
+
+    std::vector<BoundArgument>& get() const noexcept { return *vector_; }
+
+private:
+    struct Frames {
+        std::deque<std::vector<BoundArgument>> vectors;
+        std::size_t depth = 0;
+    };
+    static Frames& frames() {
+        thread_local Frames kept;
+        return kept;
+    }
+
+    Frames* frames_;
+    std::vector<BoundArgument>* vector_ = nullptr;
+};
+
+/// Splits a call's arguments into the declared ones, bound in order into `bound` (resized to them), and the
+/// options (an IndexRange, a WaitFor: its events as the wait list of a command on `queue`).
 template <class... Args>
-std::vector<BoundArgument> bind_call(const Queue& queue, CallOptions& options, const Args&... arguments) {
-    std::vector<BoundArgument> bound;
-    bound.reserve(sizeof...(Args));
+std::vector<BoundArgument>& bind_call(std::vector<BoundArgument>& bound, const Queue& queue, CallOptions& options,
+                                      const Args&... arguments) {
+    bound.resize((std::size_t(0) + ... + std::size_t(!is_call_option_v<Args>)));
+    std::size_t k = 0;
     auto one = [&](const auto& argument) {
         using U = std::decay_t<decltype(argument)>;
         if constexpr (std::is_same_v<U, IndexRange>) {
@@ -337,11 +370,12 @@ std::vector<BoundArgument> bind_call(const Queue& queue, CallOptions& options, c
         } else if constexpr (std::is_same_v<U, WaitFor>) {
             append_wait_list(queue, argument, options.wait);
         } else {
-            bound.push_back(bind(argument));
+            bind_into(bound[k++], argument);
         }
     };
     (one(arguments), ...);
     (void)one;  // a call with no arguments uses none
+    (void)k;
     return bound;
 }
 

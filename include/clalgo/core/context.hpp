@@ -11,6 +11,7 @@
 #include <clalgo/core/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 namespace clalgo {
@@ -42,17 +44,38 @@ struct ContextState {
         return ++count;
     }
 
-    /// Per-context state of higher layers (the program cache, ...), created on first use.
+    /// Per-context state of higher layers (the program cache, the memory pool, ...), created on first use and kept
+    /// as long as the state. Found without a lock once made: calls look their pool and caches up at every call.
     template <class T>
     T& attachment() {
+        const std::type_info* const type = &typeid(T);
+        const std::size_t made = found_count_.load(std::memory_order_acquire);
+        for (std::size_t k = 0; k < made; ++k)
+            if (found_[k].type == type) return *static_cast<T*>(found_[k].object);
         std::lock_guard<std::mutex> lock(attachments_mutex);
         auto& slot = attachments[std::type_index(typeid(T))];
         if (!slot) slot = std::make_shared<T>();
+        // published once, for lookups without the lock (a type whose type_info differs between shared libraries
+        // takes the map, which compares names)
+        const std::size_t count = found_count_.load(std::memory_order_relaxed);
+        if (count < found_.size() &&
+            std::none_of(found_.begin(), found_.begin() + count, [&](const Found& f) { return f.type == type; })) {
+            found_[count] = Found{type, slot.get()};
+            found_count_.store(count + 1, std::memory_order_release);
+        }
         return *static_cast<T*>(slot.get());
     }
 
     std::mutex attachments_mutex;
     std::map<std::type_index, std::shared_ptr<void>> attachments;
+
+private:
+    struct Found {
+        const std::type_info* type = nullptr;
+        void* object = nullptr;
+    };
+    std::array<Found, 16> found_{};             ///< written under the lock, before the count that shows them
+    std::atomic<std::size_t> found_count_{0};
 };
 
 /// One ContextState per cl_context, so that wrapping the same cl::Context twice shares its cache.

@@ -165,11 +165,8 @@ public:
         if (queue.context().get()() != context_)
             throw std::invalid_argument("clalgo: MemoryPool::allocate: the queue belongs to another context than the "
                                         "pool's (take the pool with MemoryPool::of(queue.context()))");
-        std::size_t largest = std::numeric_limits<std::size_t>::max();
-        for (const auto& device : queue.context().devices())
-            largest = std::min<std::size_t>(largest, queue.context().info(device).max_allocation_bytes);
         std::size_t wanted = size_class(bytes);
-        if (wanted > largest) wanted = bytes;  // a class of its own rather than a buffer the device refuses
+        if (wanted > largest_allocation_) wanted = bytes;  // a class of its own rather than a buffer the device refuses
         bool on = true;
         std::vector<cl::CommandQueue> to_mark;  // queues whose buffers back in queue order lack their marker
         std::uint64_t marked_before = 0;
@@ -269,17 +266,22 @@ private:
     };
 
     void configure(const Context& context) {
+        if (configured_.load(std::memory_order_acquire)) return;  // every draw asks: no lock once configured
         std::lock_guard<std::mutex> lock(mutex_);
-        if (configured_) return;
+        if (configured_.load(std::memory_order_relaxed)) return;
         const bool on = detail::environment_switch("CLALGO_POOL").value_or(true);
         const auto megabytes = detail::environment_number("CLALGO_POOL_LIMIT_MB", 0, std::uint64_t(1) << 24);
         std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
-        for (const auto& device : context.devices())
+        std::uint64_t largest = std::numeric_limits<std::uint64_t>::max();
+        for (const auto& device : context.devices()) {
             smallest = std::min(smallest, context.info(device).global_memory_bytes);
+            largest = std::min(largest, context.info(device).max_allocation_bytes);
+        }
+        largest_allocation_ = static_cast<std::size_t>(std::min<std::uint64_t>(largest, std::numeric_limits<std::size_t>::max()));
         context_ = context.get()();
         enabled_ = on;
         limit_ = megabytes ? static_cast<std::size_t>(*megabytes << 20) : static_cast<std::size_t>(smallest / 4);
-        configured_ = true;
+        configured_.store(true, std::memory_order_release);
     }
 
     /// A new buffer; where the device refuses, the cached buffers are released and it is tried once more
@@ -378,7 +380,8 @@ private:
     }
 
     mutable std::mutex mutex_;
-    bool configured_ = false;
+    std::atomic<bool> configured_{false};
+    std::size_t largest_allocation_ = 0;  ///< the largest buffer every device of the context allows (configure)
     cl_context context_ = nullptr;  ///< the context's identity, to refuse queues of others
     bool enabled_ = true;
     std::size_t limit_ = 0;

@@ -89,9 +89,8 @@ public:
             }
             return fold_tile_->enqueue(queue, keys, values, keys_out, values_out, count, wait);
         }
-        // bound in place in a vector the thread keeps: a call builds no strings and allocates nothing for them
-        thread_local std::vector<BoundArgument> kept;
-        auto& bound = bind_all_into(kept, keys, values, keys_out, values_out, count, room);
+        const KeptArguments kept;  // bound in place, in a vector the thread keeps
+        auto& bound = bind_all_into(kept.get(), keys, values, keys_out, values_out, count, room);
         return fold_ ? fold_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait)
                      : unique_scan_->enqueue_bound(queue, nullptr, std::nullopt, bound, wait);
     }

@@ -217,7 +217,8 @@ private:
     Event enqueue(const Queue& queue, const cl::Buffer* result, std::size_t result_offset, T* read_back,
                   const Args&... arguments) const {
         detail::CallOptions call;
-        auto bound = detail::bind_call(queue, call, arguments...);
+        const detail::KeptArguments kept;  // bound in place, in a vector the thread keeps
+        auto& bound = detail::bind_call(kept.get(), queue, call, arguments...);
         detail::check_arguments(options_.name, declarations_, bound);
         const IndexRange indices = detail::call_indices(options_.name, call.range, bound);
         detail::check_call_arrays(options_.name, declarations_, bound, indexed_, queue, indices);

@@ -298,7 +298,8 @@ private:
         if (carry && value_type_ != type_name<T>())
             throw std::logic_error("clalgo: " + options_.name + ": its values are not of the kernel's type; no carry-in");
         detail::CallOptions call;
-        auto bound = detail::bind_call(queue, call, arguments...);
+        const detail::KeptArguments kept;  // bound in place, in a vector the thread keeps
+        auto& bound = detail::bind_call(kept.get(), queue, call, arguments...);
         return enqueue_bound(queue, total, call.range, bound, call.wait, carry);
     }
 
