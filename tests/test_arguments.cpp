@@ -478,3 +478,49 @@ TEST(CallArrays, AnArrayOfAnotherContextIsRefused) {
     EXPECT_TRUE(contains(message, "'y'")) << message;
     EXPECT_TRUE(contains(message, "another context")) << message;
 }
+
+TEST(CallArrays, EveryArrayOfACallThatBelongsToAnotherContextIsRefusedByName) {
+    // the arrays that calls take beside their kernels' declared arguments: results, totals, bins, segments
+    clalgo::Context other(context().device());
+    const clalgo::Queue there(other);
+    auto x = clalgo::to_device(queue(), std::vector<int>(1024, 3));
+    auto foreign_x = clalgo::to_device(there, std::vector<int>(1024, 3));
+    auto values = clalgo::to_device(queue(), std::vector<float>(1024, 1.0f));
+    auto foreign_values = clalgo::to_device(there, std::vector<float>(1024, 1.0f));
+    const std::vector<std::int64_t> host_offsets{0, 256, 512, 768, 1024};
+    auto offsets = clalgo::to_device(queue(), host_offsets);
+    auto foreign_offsets = clalgo::to_device(there, host_offsets);
+    clalgo::Array<float> sums(queue(), 4), foreign_sums(there, 4);
+    clalgo::Array<std::int64_t> bins(queue(), 16), foreign_bins(there, 16), one(queue(), 1), foreign_one(there, 1);
+    clalgo::Array<int> out(queue(), 1024), foreign_total(there, 1);
+    clalgo::HistogramKernel<std::int64_t> by_remainder(context(), "const int *x", "x[i] % 16");
+    clalgo::ReductionKernel<std::int64_t> total(context(), "0", "a+b", "x[i]", "const int *x");
+    clalgo::InclusiveScanKernel<int> scan(context(), "a+b", "0");
+    auto refused = [&](const char* call, const char* argument, const auto& run) {
+        const std::string message = message_of<std::invalid_argument>(run);
+        EXPECT_TRUE(contains(message, call)) << message;
+        EXPECT_TRUE(contains(message, argument)) << message;
+        EXPECT_TRUE(contains(message, "another context")) << message;
+    };
+    refused("clalgo::histogram", "'values'", [&] { clalgo::histogram(queue(), foreign_x, bins, {0, 16}); });
+    refused("histogram", "'bins'", [&] { clalgo::histogram(queue(), x, foreign_bins, {0, 16}); });
+    refused("histogram", "'bins'", [&] { by_remainder(queue(), foreign_bins, x); });
+    refused("clalgo::segmented_reduce", "'values'",
+            [&] { clalgo::segmented_reduce(queue(), foreign_values, offsets, sums, "a+b", "0"); });
+    refused("clalgo::segmented_reduce", "'offsets'",
+            [&] { clalgo::segmented_reduce(queue(), values, foreign_offsets, sums, "a+b", "0"); });
+    refused("clalgo::segmented_reduce", "'out'",
+            [&] { clalgo::segmented_reduce(queue(), values, offsets, foreign_sums, "a+b", "0"); });
+    refused(".into", "'destination'", [&] { total.into(queue(), foreign_one, x); });
+    refused("clalgo_sum", "another", [&] { clalgo::sum(queue(), x, foreign_one); });
+    refused("scan", "'total'", [&] { scan.with_total(queue(), x, out, foreign_total); });
+    refused("scan", "'carry-in'", [&] { scan.with_carry(queue(), clalgo::CarryIn<int>(foreign_total), x, out); });
+    // and the same calls with arrays of the queue's context still run, checked against the CPU
+    clalgo::histogram(queue(), x, bins, {0, 16});
+    const auto counted = bins.to_host(queue());
+    for (std::size_t b = 0; b < counted.size(); ++b) EXPECT_EQ(counted[b], b == 3 ? 1024 : 0) << b;
+    clalgo::segmented_reduce(queue(), values, offsets, sums, "a+b", "0");
+    for (float sum : sums.to_host(queue())) EXPECT_EQ(sum, 256.0f);
+    total.into(queue(), one, x);
+    EXPECT_EQ(one.to_host(queue())[0], 3 * 1024);
+}

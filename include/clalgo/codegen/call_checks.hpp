@@ -79,6 +79,21 @@ inline std::vector<bool> indexed_by_launch_index(const std::vector<ArgumentDecla
     return indexed;
 }
 
+/// Whether `memory` (a buffer; null: no) belongs to another context than `queue`'s.
+inline bool of_another_context(cl_mem memory, const Queue& queue) noexcept {
+    cl_context owner = nullptr;
+    return memory != nullptr &&
+           clGetMemObjectInfo(memory, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
+           owner != queue.context().get()();
+}
+
+/// Throws std::invalid_argument naming the call (`call`, e.g. "clalgo::histogram") and its array argument `name`
+/// where that array belongs to another context than the queue's.
+inline void check_same_context(const std::string& call, const char* name, const cl::Buffer& buffer, const Queue& queue) {
+    if (of_another_context(buffer(), queue))
+        throw std::invalid_argument(call + ": '" + name + "' belongs to another context than the queue's");
+}
+
 /// check_call_arrays' checks of one array argument (0-based `position`): `memory` its buffer, `size` its elements,
 /// `cpp_type` what the caller passed (for messages), `at_i` whether the kernel reads or writes it at [i] for the
 /// call's indices, n of them, from `lowest` to `highest`.
@@ -96,9 +111,7 @@ void check_call_array(const std::string& kernel, std::size_t position, const Arg
                                     " holds no memory (it is empty, or was moved from) but the call runs over " +
                                     std::to_string(n) + " indices");
     }
-    cl_context owner = nullptr;
-    if (clGetMemObjectInfo(memory, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
-        owner != queue.context().get()())
+    if (of_another_context(memory, queue))
         throw std::invalid_argument(where() + "the array belongs to another context than the queue's");
     if (at_i && (lowest < 0 || static_cast<std::uint64_t>(highest) >= size))
         throw std::invalid_argument(where() + "the kernel reads or writes it at [i] for i in [" +
