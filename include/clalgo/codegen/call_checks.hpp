@@ -8,14 +8,18 @@
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/buffer_watch.hpp>
 #include <clalgo/core/queue.hpp>
 #include <clalgo/core/range.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clalgo::detail {
@@ -79,19 +83,36 @@ inline std::vector<bool> indexed_by_launch_index(const std::vector<ArgumentDecla
     return indexed;
 }
 
-/// Whether `memory` (a buffer; null: no) belongs to another context than `queue`'s.
-inline bool of_another_context(cl_mem memory, const Queue& queue) noexcept {
+/// Whether `memory` (a buffer; null: no) belongs to another context than `queue`'s. A thread remembers the
+/// buffers it found in a queue's context while they live (codegen/buffer_watch.hpp: a driver may give a destroyed
+/// buffer's handle to a new one), so that a call with the arrays of the thread's last calls asks the driver nothing.
+inline bool of_another_context(cl_mem memory, const Queue& queue) {
+    if (memory == nullptr) return false;
+    const cl_context context = queue.context().get()();
+    struct Known {
+        cl_mem memory = nullptr;
+        cl_context context = nullptr;
+        std::shared_ptr<const WatchedBuffer> watch;
+    };
+    thread_local std::array<Known, 16> known;
+    // the handle's bits mixed (drivers align their objects, so low bits alone would share one slot)
+    const std::uint64_t mixed = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(memory)) * 0x9e3779b97f4a7c15ull;
+    Known& slot = known[mixed >> 60];
+    if (slot.memory == memory && slot.context == context && slot.watch && slot.watch->alive()) return false;
     cl_context owner = nullptr;
-    return memory != nullptr &&
-           clGetMemObjectInfo(memory, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
-           owner != queue.context().get()();
+    if (clGetMemObjectInfo(memory, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr) != CL_SUCCESS) return false;
+    if (owner != context) return true;
+    slot = Known{memory, context, watch_buffer(memory)};
+    return false;
 }
 
-/// Throws std::invalid_argument naming the call (`call`, e.g. "clalgo::histogram") and its array argument `name`
-/// where that array belongs to another context than the queue's.
-inline void check_same_context(const std::string& call, const char* name, const cl::Buffer& buffer, const Queue& queue) {
+/// Throws std::invalid_argument naming the call (`call`: a kernel's name, or an algorithm's such as
+/// "segmented_reduce") and its array argument `name` where that array belongs to another context than the queue's.
+/// Nothing is built where it does not (a call's host cost counts at small sizes).
+inline void check_same_context(std::string_view call, const char* name, const cl::Buffer& buffer, const Queue& queue) {
     if (of_another_context(buffer(), queue))
-        throw std::invalid_argument(call + ": '" + name + "' belongs to another context than the queue's");
+        throw std::invalid_argument("clalgo: " + std::string(call) + ": '" + name +
+                                    "' belongs to another context than the queue's");
 }
 
 /// check_call_arrays' checks of one array argument (0-based `position`): `memory` its buffer, `size` its elements,

@@ -161,7 +161,7 @@ public:
         if (destination.size() != 1)
             throw std::invalid_argument("clalgo: " + options_.name + ".into needs a destination of one element, not " +
                                         std::to_string(destination.size()));
-        detail::check_same_context("clalgo: " + options_.name + ".into", "destination", destination.buffer(), queue);
+        detail::check_same_context(options_.name, "destination", destination.buffer(), queue);
         return enqueue(queue, &destination.buffer(), destination.offset(), nullptr, arguments...);
     }
 

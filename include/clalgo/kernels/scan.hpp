@@ -293,9 +293,9 @@ private:
         if (total && total->size() != 1)
             throw std::invalid_argument("clalgo: " + options_.name + ": 'total' has " + std::to_string(total->size()) +
                                         " elements but must have one");
-        if (total) detail::check_same_context("clalgo: " + options_.name, "total", total->buffer(), queue);
+        if (total) detail::check_same_context(options_.name, "total", total->buffer(), queue);
         if (carry && carry->element())
-            detail::check_same_context("clalgo: " + options_.name, "carry-in", carry->element()->buffer(), queue);
+            detail::check_same_context(options_.name, "carry-in", carry->element()->buffer(), queue);
         if (total && !layout_.total_parameter())
             throw std::logic_error("clalgo: " + options_.name + " was built without a total (ScanStages::without_total)");
         if (carry && value_type_ != type_name<T>())
