@@ -241,8 +241,17 @@ TEST_F(ArgumentCall, CallsOfOneThreadReuseTheirBoundArgumentsWithNothingLeftFrom
     const auto hx = x.to_host(queue());
     clalgo::ElementwiseKernel twice(context(), "const float *x, float *y", "y[i] = 2.0f * x[i]");
     kernel(queue(), 3, x, 5, y);  // converted in the kept vector: an int taken for float and for long
+    const std::vector<clalgo::detail::BoundArgument>* first = nullptr;
+    {
+        const clalgo::detail::KeptArguments lease;
+        first = &lease.get();
+    }
     EXPECT_THROW(kernel(queue(), 2.0f, x, y), std::invalid_argument);
     EXPECT_THROW(kernel(queue(), x, x, std::int64_t(5), y), std::invalid_argument);
+    {
+        const clalgo::detail::KeptArguments lease;  // the calls that threw gave their vector back
+        EXPECT_EQ(&lease.get(), first);
+    }
     twice(queue(), x, y);
     auto hy = y.to_host(queue());
     for (std::size_t k = 0; k < hx.size(); ++k) EXPECT_FLOAT_EQ(hy[k], 2.0f * hx[k]) << k;

@@ -331,9 +331,10 @@ struct CallOptions {
 class KeptArguments {
 public:
     KeptArguments() : frames_(&frames()) {
-        const std::size_t depth = frames_->depth++;
+        const std::size_t depth = frames_->depth;
         if (frames_->vectors.size() == depth) frames_->vectors.emplace_back();  // a deque: the vectors in use stay put
         vector_ = &frames_->vectors[depth];
+        ++frames_->depth;  // last: where emplace_back throws, no lease was taken
     }
     ~KeptArguments() { --frames_->depth; }
     KeptArguments(const KeptArguments&) = delete;
