@@ -511,17 +511,28 @@ TEST(CallArrays, EveryArrayOfACallThatBelongsToAnotherContextIsRefusedByName) {
         EXPECT_TRUE(contains(message, argument)) << message;
         EXPECT_TRUE(contains(message, "another context")) << message;
     };
-    refused("clalgo: histogram", "'values'", [&] { clalgo::histogram(queue(), foreign_x, bins, {0, 16}); });
-    refused("histogram", "'bins'", [&] { clalgo::histogram(queue(), x, foreign_bins, {0, 16}); });
+    refused("clalgo::histogram: ", "'values'", [&] { clalgo::histogram(queue(), foreign_x, bins, {0, 16}); });
+    refused("clalgo::histogram: ", "'bins'", [&] { clalgo::histogram(queue(), x, foreign_bins, {0, 16}); });
     refused("histogram", "'bins'", [&] { by_remainder(queue(), foreign_bins, x); });
-    refused("clalgo: segmented_reduce", "'values'",
+    refused("clalgo::segmented_reduce: ", "'values'",
             [&] { clalgo::segmented_reduce(queue(), foreign_values, offsets, sums, "a+b", "0"); });
-    refused("clalgo: segmented_reduce", "'offsets'",
+    refused("clalgo::segmented_reduce: ", "'offsets'",
             [&] { clalgo::segmented_reduce(queue(), values, foreign_offsets, sums, "a+b", "0"); });
-    refused("clalgo: segmented_reduce", "'out'",
+    refused("clalgo::segmented_reduce: ", "'out'",
             [&] { clalgo::segmented_reduce(queue(), values, offsets, foreign_sums, "a+b", "0"); });
     refused("clalgo: ", "'destination'", [&] { total.into(queue(), foreign_one, x); });
-    refused("clalgo_sum", "another", [&] { clalgo::sum(queue(), x, foreign_one); });
+    // the one-call reductions name themselves and their result, not the kernel they run
+    clalgo::Array<std::int32_t> foreign_flag(there, 1);
+    clalgo::Array<float> foreign_float(there, 1);
+    const std::vector<std::int32_t> picks{0, 5, 9};
+    auto indices = clalgo::to_device(queue(), picks);
+    refused("clalgo: sum: ", "'result'", [&] { clalgo::sum(queue(), x, foreign_one); });
+    refused("clalgo: dot: ", "'result'", [&] { clalgo::dot(queue(), values, values, foreign_float); });
+    refused("clalgo: max: ", "'result'", [&] { clalgo::max(queue(), values, foreign_float); });
+    refused("clalgo: count_if: ", "'result'", [&] { clalgo::count_if(queue(), x, foreign_one, "x[i] > 2"); });
+    refused("clalgo: any_of: ", "'result'", [&] { clalgo::any_of(queue(), x, foreign_flag, "x[i] > 2"); });
+    refused("clalgo: argmax: ", "'result'", [&] { clalgo::argmax(queue(), values, foreign_one); });
+    refused("clalgo: subset_sum: ", "'result'", [&] { clalgo::subset_sum(queue(), values, indices, foreign_float); });
     refused("scan", "'total'", [&] { scan.with_total(queue(), x, out, foreign_total); });
     refused("scan", "'carry-in'", [&] { scan.with_carry(queue(), clalgo::CarryIn<int>(foreign_total), x, out); });
     // a thread remembers the buffers it found in the queue's context while they live: a buffer released, then one
@@ -544,4 +555,9 @@ TEST(CallArrays, EveryArrayOfACallThatBelongsToAnotherContextIsRefusedByName) {
     for (float sum : sums.to_host(queue())) EXPECT_EQ(sum, 256.0f);
     total.into(queue(), one, x);
     EXPECT_EQ(one.to_host(queue())[0], 3 * 1024);
+    clalgo::count_if(queue(), x, one, "x[i] > 2");
+    EXPECT_EQ(one.to_host(queue())[0], 1024);
+    clalgo::Array<float> picked(queue(), 1);
+    clalgo::subset_sum(queue(), values, indices, picked);
+    EXPECT_EQ(picked.to_host(queue())[0], 3.0f);
 }

@@ -1,8 +1,13 @@
 // The argument checks shared by the one-call array algorithms (reductions.hpp, subset_reductions.hpp,
-// transforms.hpp): sizes that must agree, and one-element results, each refused with std::invalid_argument naming
-// the call and the argument; index arrays of 32- or 64-bit integers, at compile time.
+// transforms.hpp): sizes that must agree, and one-element results of the queue's context, each refused with
+// std::invalid_argument naming the call and the argument; index arrays of 32- or 64-bit integers, at compile time.
 //   detail::require_same_size("dot", "y", y.size(), "x", x.size());  // "clalgo: dot: y has 5 elements but x has 6"
+//   detail::require_result("sum", result, queue);  // "clalgo: sum: 'result' belongs to another context than ..."
 #pragma once
+
+#include <clalgo/codegen/call_checks.hpp>
+#include <clalgo/core/array.hpp>
+#include <clalgo/core/queue.hpp>
 
 #include <cstddef>
 #include <stdexcept>
@@ -22,6 +27,13 @@ inline void require_one_element(const char* call, std::size_t size) {
     if (size != 1)
         throw std::invalid_argument(std::string("clalgo: ") + call + ": result has " + std::to_string(size) +
                                     " elements but must have exactly one");
+}
+
+/// A device result: one element, in the queue's context.
+template <class T>
+void require_result(const char* call, const ArrayView<T>& result, const Queue& queue) {
+    require_one_element(call, result.size());
+    check_same_context(call, "result", result.buffer(), queue);
 }
 
 template <class Index>

@@ -193,7 +193,8 @@ Event histogram(const Queue& queue, const ArrayView<T>& values, const ArrayView<
         throw std::invalid_argument("clalgo::histogram: the range's lower (" + std::to_string(range.lower) +
                                     ") must be below its upper (" + std::to_string(range.upper) + ")");
     if (bins.empty()) throw std::invalid_argument("clalgo::histogram: 'bins' has no elements");
-    detail::check_same_context("histogram", "values", values.buffer(), queue);
+    detail::check_same_context("clalgo::histogram", "values", values.buffer(), queue);
+    detail::check_same_context("clalgo::histogram", "bins", bins.buffer(), queue);
     constexpr bool exact = std::is_integral_v<T> && sizeof(T) <= 4;
     using Bound = std::conditional_t<exact, std::int64_t, std::conditional_t<std::is_same_v<T, float>, float, double>>;
     if (exact && (range.lower != std::floor(range.lower) || range.upper != std::floor(range.upper) ||

@@ -206,7 +206,7 @@ std::int64_t arg_host(const Queue& queue, const ArrayView<T>& x, bool largest) {
 template <class T>
 Event arg_device(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
                  const WaitFor& wait, bool largest) {
-    require_one_element(largest ? "argmax" : "argmin", result.size());
+    require_result(largest ? "argmax" : "argmin", result, queue);
     const DeviceResult<cl_long2> pair = arg_kernel<T>(queue.context(), largest).async(queue, x, wait);
     // pair.value is released on return: OpenCL deletes its buffer only once the launch below that reads it is done;
     // the launch follows the reduction on the in-order queue
@@ -226,7 +226,7 @@ sum_type_t<T> sum(const Queue& queue, const ArrayView<T>& x) {
 template <class T>
 Event sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<sum_type_t<T>>& result,
           const WaitFor& wait = {}) {
-    detail::require_one_element("sum", result.size());
+    detail::require_result("sum", result, queue);
     return detail::sum_kernel<T>(queue.context()).into(queue, result, x, wait);
 }
 
@@ -238,7 +238,7 @@ T min(const Queue& queue, const ArrayView<T>& x) {
 
 template <class T>
 Event min(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
-    detail::require_one_element("min", result.size());
+    detail::require_result("min", result, queue);
     return detail::extremum_kernel<T>(queue.context(), false).into(queue, result, x, wait);
 }
 
@@ -250,7 +250,7 @@ T max(const Queue& queue, const ArrayView<T>& x) {
 
 template <class T>
 Event max(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& result, const WaitFor& wait = {}) {
-    detail::require_one_element("max", result.size());
+    detail::require_result("max", result, queue);
     return detail::extremum_kernel<T>(queue.context(), true).into(queue, result, x, wait);
 }
 
@@ -266,7 +266,7 @@ template <class T>
 Event dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
           const WaitFor& wait = {}) {
     detail::require_same_size("dot", "y", y.size(), "x", x.size());
-    detail::require_one_element("dot", result.size());
+    detail::require_result("dot", result, queue);
     return detail::dot_kernel<T>(queue.context()).into(queue, result, x, y, wait);
 }
 
@@ -282,7 +282,7 @@ template <class T>
 Event vdot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<sum_type_t<T>>& result,
            const WaitFor& wait = {}) {
     detail::require_same_size("vdot", "y", y.size(), "x", x.size());
-    detail::require_one_element("vdot", result.size());
+    detail::require_result("vdot", result, queue);
     return detail::dot_kernel<T>(queue.context(), true).into(queue, result, x, y, wait);
 }
 
@@ -296,7 +296,7 @@ std::int64_t count_if(const Queue& queue, const ArrayView<T>& x, const std::stri
 template <class T>
 Event count_if(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int64_t>& result,
                const std::string& predicate, const WaitFor& wait = {}) {
-    detail::require_one_element("count_if", result.size());
+    detail::require_result("count_if", result, queue);
     return detail::predicate_kernel<std::int64_t, T>(queue.context(), "clalgo_count_if", "0", "a + b", predicate)
         .into(queue, result, x, wait);
 }
@@ -311,7 +311,7 @@ bool any_of(const Queue& queue, const ArrayView<T>& x, const std::string& predic
 template <class T>
 Event any_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
              const std::string& predicate, const WaitFor& wait = {}) {
-    detail::require_one_element("any_of", result.size());
+    detail::require_result("any_of", result, queue);
     return detail::predicate_kernel<std::int32_t, T>(queue.context(), "clalgo_any_of", "0", "a | b", predicate)
         .into(queue, result, x, wait);
 }
@@ -326,7 +326,7 @@ bool all_of(const Queue& queue, const ArrayView<T>& x, const std::string& predic
 template <class T>
 Event all_of(const Queue& queue, const ArrayView<T>& x, const ArrayView<std::int32_t>& result,
              const std::string& predicate, const WaitFor& wait = {}) {
-    detail::require_one_element("all_of", result.size());
+    detail::require_result("all_of", result, queue);
     return detail::predicate_kernel<std::int32_t, T>(queue.context(), "clalgo_all_of", "1", "a & b", predicate)
         .into(queue, result, x, wait);
 }

@@ -202,9 +202,9 @@ Event segmented_reduce(const Queue& queue, const ArrayView<V>& values, const Arr
         throw std::invalid_argument("clalgo::segmented_reduce: 'out' has " + std::to_string(out.size()) +
                                     " elements but 'offsets' describes " + std::to_string(offsets.size() - 1) +
                                     " segments (out needs offsets.size() - 1)");
-    detail::check_same_context("segmented_reduce", "values", values.buffer(), queue);
-    detail::check_same_context("segmented_reduce", "offsets", offsets.buffer(), queue);
-    detail::check_same_context("segmented_reduce", "out", out.buffer(), queue);
+    detail::check_same_context("clalgo::segmented_reduce", "values", values.buffer(), queue);
+    detail::check_same_context("clalgo::segmented_reduce", "offsets", offsets.buffer(), queue);
+    detail::check_same_context("clalgo::segmented_reduce", "out", out.buffer(), queue);
     // a call like this thread's last one finds its kernel with no key built
     thread_local detail::LastCall<detail::SegmentedReduceKernel, 4> last;
     const std::array<std::string_view, 4> texts{reduce_expr, neutral, options.preamble, options.build_options};

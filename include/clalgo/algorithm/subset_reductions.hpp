@@ -111,7 +111,7 @@ sum_type_t<T> subset_sum(const Queue& queue, const ArrayView<T>& x, const ArrayV
 template <class T, class Index>
 Event subset_sum(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
                  const ArrayView<sum_type_t<T>>& result, const WaitFor& wait = {}) {
-    detail::require_one_element("subset_sum", result.size());
+    detail::require_result("subset_sum", result, queue);
     const cl_long last = detail::subset_last("subset_sum", x.size(), indices.size());
     return detail::subset_sum_kernel<T, Index>(queue.context())
         .into(queue, result, detail::subset_range(indices.size()), x, indices, last, wait);
@@ -128,7 +128,7 @@ T subset_min(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& 
 template <class T, class Index>
 Event subset_min(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
                  const ArrayView<T>& result, const WaitFor& wait = {}) {
-    detail::require_one_element("subset_min", result.size());
+    detail::require_result("subset_min", result, queue);
     const cl_long last = detail::subset_last("subset_min", x.size(), indices.size());
     return detail::subset_extremum_kernel<T, Index>(queue.context(), false)
         .into(queue, result, detail::subset_range(indices.size()), x, indices, last, wait);
@@ -145,7 +145,7 @@ T subset_max(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& 
 template <class T, class Index>
 Event subset_max(const Queue& queue, const ArrayView<T>& x, const ArrayView<Index>& indices,
                  const ArrayView<T>& result, const WaitFor& wait = {}) {
-    detail::require_one_element("subset_max", result.size());
+    detail::require_result("subset_max", result, queue);
     const cl_long last = detail::subset_last("subset_max", x.size(), indices.size());
     return detail::subset_extremum_kernel<T, Index>(queue.context(), true)
         .into(queue, result, detail::subset_range(indices.size()), x, indices, last, wait);
@@ -166,7 +166,7 @@ template <class T, class Index>
 Event subset_dot(const Queue& queue, const ArrayView<T>& x, const ArrayView<T>& y, const ArrayView<Index>& indices,
                  const ArrayView<sum_type_t<T>>& result, const WaitFor& wait = {}) {
     detail::require_same_size("subset_dot", "y", y.size(), "x", x.size());
-    detail::require_one_element("subset_dot", result.size());
+    detail::require_result("subset_dot", result, queue);
     const cl_long last = detail::subset_last("subset_dot", x.size(), indices.size());
     return detail::subset_dot_kernel<T, Index>(queue.context())
         .into(queue, result, detail::subset_range(indices.size()), x, y, indices, last, wait);

@@ -106,13 +106,14 @@ inline bool of_another_context(cl_mem memory, const Queue& queue) {
     return false;
 }
 
-/// Throws std::invalid_argument naming the call (`call`: a kernel's name, or an algorithm's such as
-/// "segmented_reduce") and its array argument `name` where that array belongs to another context than the queue's.
-/// Nothing is built where it does not (a call's host cost counts at small sizes).
+/// Throws std::invalid_argument naming the call (`call`: a kernel's name, or a function's such as "sum" or
+/// "clalgo::segmented_reduce", whose other messages begin so) and its array argument `name` where that array
+/// belongs to another context than the queue's. Nothing is built where it does not (a call's host cost counts at
+/// small sizes).
 inline void check_same_context(std::string_view call, const char* name, const cl::Buffer& buffer, const Queue& queue) {
     if (of_another_context(buffer(), queue))
-        throw std::invalid_argument("clalgo: " + std::string(call) + ": '" + name +
-                                    "' belongs to another context than the queue's");
+        throw std::invalid_argument((call.substr(0, 8) == "clalgo::" ? "" : "clalgo: ") + std::string(call) + ": '" +
+                                    name + "' belongs to another context than the queue's");
 }
 
 /// check_call_arrays' checks of one array argument (0-based `position`): `memory` its buffer, `size` its elements,
