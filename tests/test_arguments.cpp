@@ -533,6 +533,26 @@ TEST(CallArrays, EveryArrayOfACallThatBelongsToAnotherContextIsRefusedByName) {
     refused("clalgo: any_of: ", "'result'", [&] { clalgo::any_of(queue(), x, foreign_flag, "x[i] > 2"); });
     refused("clalgo: argmax: ", "'result'", [&] { clalgo::argmax(queue(), values, foreign_one); });
     refused("clalgo: subset_sum: ", "'result'", [&] { clalgo::subset_sum(queue(), values, indices, foreign_float); });
+    refused("clalgo: min: ", "'result'", [&] { clalgo::min(queue(), values, foreign_float); });
+    refused("clalgo: vdot: ", "'result'", [&] { clalgo::vdot(queue(), values, values, foreign_float); });
+    refused("clalgo: all_of: ", "'result'", [&] { clalgo::all_of(queue(), x, foreign_flag, "x[i] > 2"); });
+    refused("clalgo: argmin: ", "'result'", [&] { clalgo::argmin(queue(), values, foreign_one); });
+    refused("clalgo: subset_min: ", "'result'", [&] { clalgo::subset_min(queue(), values, indices, foreign_float); });
+    refused("clalgo: subset_max: ", "'result'", [&] { clalgo::subset_max(queue(), values, indices, foreign_float); });
+    refused("clalgo: subset_dot: ", "'result'",
+            [&] { clalgo::subset_dot(queue(), values, values, indices, foreign_float); });
+    // the selections' and by-key calls' counts, with input and without (then no kernel runs to check them)
+    const clalgo::Array<int> no_ints(queue(), 0);
+    const clalgo::Array<float> no_floats(queue(), 0);
+    clalgo::Array<float> values_out(queue(), 1024);
+    refused("clalgo: copy_if: ", "'count'", [&] { clalgo::copy_if(queue(), x, out, foreign_one, "ary[i] > 2"); });
+    refused("clalgo: copy_if: ", "'count'", [&] { clalgo::copy_if(queue(), no_ints, out, foreign_one, "ary[i] > 2"); });
+    refused("clalgo::reduce_by_key: ", "'count'",
+            [&] { clalgo::reduce_by_key(queue(), no_ints, no_floats, out, values_out, foreign_one, "a+b", "0"); });
+    refused("clalgo::reduce_by_key: ", "'keys_out'", [&] {
+        clalgo::Array<int> foreign_keys_out(there, 1024);
+        clalgo::reduce_by_key(queue(), x, values, foreign_keys_out, values_out, one, "a+b", "0");
+    });
     refused("scan", "'total'", [&] { scan.with_total(queue(), x, out, foreign_total); });
     refused("scan", "'carry-in'", [&] { scan.with_carry(queue(), clalgo::CarryIn<int>(foreign_total), x, out); });
     // a thread remembers the buffers it found in the queue's context while they live: a buffer released, then one
@@ -560,4 +580,9 @@ TEST(CallArrays, EveryArrayOfACallThatBelongsToAnotherContextIsRefusedByName) {
     clalgo::Array<float> picked(queue(), 1);
     clalgo::subset_sum(queue(), values, indices, picked);
     EXPECT_EQ(picked.to_host(queue())[0], 3.0f);
+    clalgo::copy_if(queue(), no_ints, out, one, "ary[i] > 2");
+    EXPECT_EQ(one.to_host(queue())[0], 0);
+    clalgo::reduce_by_key(queue(), x, values, out, values_out, one, "a+b", "0");
+    EXPECT_EQ(one.to_host(queue())[0], 1);  // one run: every key is 3
+    EXPECT_EQ(values_out.to_host(queue())[0], 1024.0f);
 }

@@ -11,6 +11,7 @@
 #include <clalgo/algorithm/kernel_cache.hpp>
 #include <clalgo/algorithm/segmented_reduce.hpp>
 #include <clalgo/algorithm/selection.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/kernels/by_key.hpp>
 
 #include <array>
@@ -73,6 +74,18 @@ Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& v
     if (count.size() != 1)
         throw std::invalid_argument("clalgo::" + algorithm + ": 'count' has " + std::to_string(count.size()) +
                                     " elements but must have one");
+    // every array against the queue's context, named as the caller named it (with no keys nothing else checks);
+    // the message is built only where one fails
+    auto same_context = [&](const char* name, const cl::Buffer& buffer) {
+        if (of_another_context(buffer(), queue))
+            throw std::invalid_argument("clalgo::" + algorithm + ": '" + name +
+                                        "' belongs to another context than the queue's");
+    };
+    same_context("keys", keys.buffer());
+    same_context("values", values.buffer());
+    same_context("keys_out", keys_out.buffer());
+    same_context("values_out", values_out.buffer());
+    same_context("count", count.buffer());
     auto spec = [&] {
         ByKeySpec made;
         made.name = algorithm;

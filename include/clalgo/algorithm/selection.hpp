@@ -8,6 +8,7 @@
 #pragma once
 
 #include <clalgo/codegen/arguments.hpp>
+#include <clalgo/codegen/call_checks.hpp>
 #include <clalgo/codegen/code_shape.hpp>
 #include <clalgo/core/array.hpp>
 #include <clalgo/core/context.hpp>
@@ -126,6 +127,8 @@ Event run_selection(const Queue& queue, const SelectionInput<Value>& input, cons
     if (count.size() != 1)
         throw std::invalid_argument("clalgo: " + name + ": 'count' has " + std::to_string(count.size()) +
                                     " elements but must have one");
+    // checked here too: with no input the count is written without a kernel, whose checks would have named it
+    check_same_context(name, "count", count.buffer(), queue);
     // the user's code is checked before a kernel is made of it; a kernel found in the cache was made of the same
     // text (the key holds it), so a call like an earlier one does not scan it again
     auto check_code = [&] {
