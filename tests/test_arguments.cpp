@@ -549,7 +549,7 @@ TEST(CallArrays, EveryArrayOfACallThatBelongsToAnotherContextIsRefusedByName) {
     refused("clalgo: copy_if: ", "'count'", [&] { clalgo::copy_if(queue(), no_ints, out, foreign_one, "ary[i] > 2"); });
     refused("clalgo::reduce_by_key: ", "'count'",
             [&] { clalgo::reduce_by_key(queue(), no_ints, no_floats, out, values_out, foreign_one, "a+b", "0"); });
-    refused("clalgo::reduce_by_key: ", "'keys_out'", [&] {
+    refused("reduce_by_key", "'keys_out'", [&] {
         clalgo::Array<int> foreign_keys_out(there, 1024);
         clalgo::reduce_by_key(queue(), x, values, foreign_keys_out, values_out, one, "a+b", "0");
     });
