@@ -75,18 +75,14 @@ Event by_key(const Queue& queue, const ArrayView<K>& keys, const ArrayView<V>& v
         throw std::invalid_argument("clalgo::" + algorithm + ": 'count' has " + std::to_string(count.size()) +
                                     " elements but must have one");
     // with no keys no kernel runs to check the arrays against the queue's context: checked here, named as the
-    // caller named them (with keys, the kernel's checks name them so; the message is built only where one fails)
+    // caller named them (with keys, the kernel's checks name them so)
     if (keys.size() == 0) {
-        auto same_context = [&](const char* name, const cl::Buffer& buffer) {
-            if (of_another_context(buffer(), queue))
-                throw std::invalid_argument("clalgo::" + algorithm + ": '" + name +
-                                            "' belongs to another context than the queue's");
-        };
-        same_context("keys", keys.buffer());
-        same_context("values", values.buffer());
-        same_context("keys_out", keys_out.buffer());
-        same_context("values_out", values_out.buffer());
-        same_context("count", count.buffer());
+        const std::string call = "clalgo::" + algorithm;
+        check_same_context(call, "keys", keys.buffer(), queue);
+        check_same_context(call, "values", values.buffer(), queue);
+        check_same_context(call, "keys_out", keys_out.buffer(), queue);
+        check_same_context(call, "values_out", values_out.buffer(), queue);
+        check_same_context(call, "count", count.buffer(), queue);
     }
     auto spec = [&] {
         ByKeySpec made;
