@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""The first build of every kind of kernel over several runs of `first_build`, each a fresh process with clalgo's
+"""The first build of every kind of kernel in several processes of `first_build`, each fresh with clalgo's
 disk cache and NVIDIA's cache of compiled programs off (CLALGO_NO_CACHE=1, CUDA_CACHE_DISABLE=1), so that every
 kernel is compiled from source. A compiler's time moves by a few tenths of a second from one run to the next, so
-each kind is reported as the median of the runs, beside the fastest and the slowest.
+each kind is reported as the median of the processes, beside the fastest and the slowest.
 
-    python3 benchmarks/gpu/first_builds.py [--bin DIR] [--runs N] [--out FILE]
+    python3 benchmarks/gpu/first_builds.py [--bin DIR] [--processes N] [--out FILE]
 
     --bin DIR   the folder holding first_build (a build folder, its benchmarks/ folder, or a copy; default: build)
-    --runs N    runs of first_build (default 5)
+    --processes N  processes of first_build (default 5)
     --out FILE  where the table and every run's lines go (default: printed)
 Environment: CLALGO_DEVICE picks the device, as for first_build itself.
 """
@@ -32,15 +32,15 @@ def find_program(folder: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default="build")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--processes", type=int, default=5)
     parser.add_argument("--out")
     options = parser.parse_args()
-    if options.runs < 1:
-        sys.exit("first_builds.py: --runs must be at least 1")
+    if options.processes < 1:
+        sys.exit("first_builds.py: --processes must be at least 1")
     program = find_program(options.bin)
     environment = dict(os.environ, CLALGO_NO_CACHE="1", CUDA_CACHE_DISABLE="1")
     device, builds, outputs = "", {}, []
-    for run in range(options.runs):
+    for run in range(options.processes):
         done = subprocess.run([program], capture_output=True, text=True, env=environment)
         if done.returncode != 0:
             sys.exit(f"first_builds.py: run {run + 1} of first_build exited with {done.returncode}:\n{done.stdout}"
@@ -51,7 +51,7 @@ def main() -> None:
                 device = line
             elif match := LINE.match(line):
                 builds.setdefault(match.group(1), []).append(float(match.group(4)))
-    lines = [device, f"first builds in {options.runs} processes of first_build, caches off (ms): median, fastest, "
+    lines = [device, f"first builds in {options.processes} processes of first_build, caches off (ms): median, fastest, "
              "slowest", ""]
     lines.append(f"{'kind':<36} {'median':>8} {'fastest':>8} {'slowest':>8}")
     for kind, times in builds.items():
