@@ -282,6 +282,30 @@ TEST(Sort, EachSortLaunchesOnePassPerByteOfItsKeysOrOfItsBitRange) {
     EXPECT_EQ(kernels_launched_by([&] { sorter(queue(), keys, {false, 0, 20}); }), 1u + 3u);
 }
 
+TEST(Sort, ALaunchLogThatAsksForEventsHasOneForEveryKernelOfTheSort) {
+    // sort_kernels times each kernel of a sort by these events: one per launch, each finished with the sort, and
+    // none made where the log does not ask for them
+    clalgo::RadixSortKernel<std::uint32_t> sorter(context(), SortAlgorithm::onesweep);
+    const auto host = random_keys<std::uint32_t>(3 * sorter.tile() + 5, 31);
+    auto keys = clalgo::to_device(queue(), host);
+    {
+        clalgo::detail::LaunchLog log(true);
+        sorter(queue(), keys);
+        queue().finish();
+        ASSERT_EQ(log.launches().size(), kernels_for(SortAlgorithm::onesweep, 4));
+        for (const auto& launch : log.launches()) {
+            ASSERT_NE(launch.event(), nullptr);
+            EXPECT_EQ(launch.event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(), CL_COMPLETE);
+        }
+    }
+    clalgo::detail::LaunchLog log;
+    sorter(queue(), keys);
+    for (const auto& launch : log.launches()) EXPECT_EQ(launch.event(), nullptr);
+    auto sorted = host;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(keys.to_host(queue()), sorted);
+}
+
 TEST(Sort, AMillionKeysAndPairsWithBothAlgorithms) {
     const std::size_t n = (1u << 20) + 3;
     for (SortAlgorithm algorithm : both_algorithms) {

@@ -4,7 +4,9 @@
 // orders and bit ranges are measured against: int32 and float keys, uint32 keys descending, 20-bit keys by their
 // 20 bits, and argsort as CUB writes it (pairs whose values are the positions 0, 1, 2, ...). Prints one line per
 // sort and size, "<name> n=<n>: <ms> ms, <GB/s> GB/s, <G items/s> Gitems/s" (sort_variants.py reads
-// them). Not built by CMake: on a machine with the CUDA toolkit,
+// them). With `--calls N` first, each sort is instead called N times, untimed, for a profiler to time its kernels
+// (Nsight Compute: ncu --clock-control none --metrics gpu__time_duration.sum --csv ./cub_sort --calls 3 16777216).
+// Not built by CMake: on a machine with the CUDA toolkit,
 //   nvcc -O3 -arch=sm_90 -std=c++17 -I/usr/local/cuda/targets/x86_64-linux/include/cccl \
 //        benchmarks/gpu/cub_sort.cu -o cub_sort
 //   ./cub_sort 16777216 268435456
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                                \
@@ -80,7 +83,13 @@ T* device_array(std::size_t count) {
 
 int main(int argc, char** argv) {
     std::vector<std::size_t> sizes;
-    for (int a = 1; a < argc; ++a) sizes.push_back(std::strtoull(argv[a], nullptr, 10));
+    int untimed_calls = 0;  // --calls N: each sort called N times, untimed
+    for (int a = 1; a < argc; ++a) {
+        if (std::string(argv[a]) == "--calls" && a + 1 < argc)
+            untimed_calls = std::atoi(argv[++a]);
+        else
+            sizes.push_back(std::strtoull(argv[a], nullptr, 10));
+    }
     if (sizes.empty()) sizes = {std::size_t(1) << 24, std::size_t(1) << 28};
     const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
     cudaDeviceProp properties;
@@ -129,6 +138,15 @@ int main(int argc, char** argv) {
             std::size_t needed = 0;
             sort(static_cast<void*>(nullptr), needed);
             reserve(needed);
+            if (untimed_calls > 0) {
+                for (int c = 0; c < untimed_calls; ++c) {
+                    std::size_t b = temp_bytes;
+                    sort(d_temp, b);
+                }
+                CHECK(cudaDeviceSynchronize());
+                std::printf("%s n=%zu: %d calls\n", name, n, untimed_calls);
+                return;
+            }
             report(name, ms_per_call([&] {
                        std::size_t b = temp_bytes;
                        sort(d_temp, b);

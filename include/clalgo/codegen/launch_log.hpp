@@ -1,8 +1,10 @@
 // A record of the kernel launches clalgo makes on one thread, for tests that count the kernels a call takes and
 // for tools that time a call against its own kernels launched straight through OpenCL
-// (benchmarks/gpu/host_cost.cpp). While a LaunchLog is open on a thread, every launch of that thread is also
-// written to it: the kernel object, whose arguments stay as the call set them, and the launch's shape. Nothing is
-// recorded, and a launch pays one thread-local read, while none is open.
+// (benchmarks/gpu/host_cost.cpp) or time each kernel of a call (benchmarks/gpu/sort_kernels.cpp). While a
+// LaunchLog is open on a thread, every launch of that thread is also written to it: the kernel object, whose
+// arguments stay as the call set them, the launch's shape and, where the log asks for them, the launch's event
+// (on a queue made with CL_QUEUE_PROFILING_ENABLE, its device times). Nothing is recorded, and a launch pays one
+// thread-local read, while none is open.
 //   detail::LaunchLog log;
 //   clalgo::sort(q, keys);                                   // its launches, recorded
 //   for (const auto& launch : log.launches()) q.get().enqueueNDRangeKernel(launch.kernel, ...);
@@ -15,25 +17,31 @@
 
 namespace clalgo::detail {
 
-/// One recorded launch: 1-D, `global` work-items in groups of `local` (0: the driver's choice).
+/// One recorded launch: 1-D, `global` work-items in groups of `local` (0: the driver's choice); its event where the
+/// log asked for events.
 struct RecordedLaunch {
     cl::Kernel kernel;
     std::size_t global = 0, local = 0;
+    cl::Event event;
 };
 
 /// Records the launches of the thread that opens it, until it is destroyed (logs nest: the innermost records).
 class LaunchLog {
 public:
-    LaunchLog() : outer_(current()) { current() = this; }
+    /// `with_events`: every launch makes an event (where its call would not) and the log keeps it.
+    explicit LaunchLog(bool with_events = false) : outer_(current()), with_events_(with_events) { current() = this; }
     ~LaunchLog() { current() = outer_; }
     LaunchLog(const LaunchLog&) = delete;
     LaunchLog& operator=(const LaunchLog&) = delete;
 
     const std::vector<RecordedLaunch>& launches() const noexcept { return launches_; }
 
-    /// Called by every launch clalgo makes (codegen/program.hpp's enqueue_launch).
-    static void record(const cl::Kernel& kernel, std::size_t global, std::size_t local) {
-        if (LaunchLog* log = current()) log->launches_.push_back({kernel, global, local});
+    /// The log open on this thread (nullptr: none), asked by every launch clalgo makes (codegen/program.hpp's
+    /// enqueue_launch) before it enqueues.
+    static LaunchLog* open() noexcept { return current(); }
+    bool with_events() const noexcept { return with_events_; }
+    void record(const cl::Kernel& kernel, std::size_t global, std::size_t local, const cl::Event* event) {
+        launches_.push_back({kernel, global, local, event ? *event : cl::Event()});
     }
 
 private:
@@ -43,6 +51,7 @@ private:
     }
 
     LaunchLog* outer_;
+    bool with_events_;
     std::vector<RecordedLaunch> launches_;
 };
 

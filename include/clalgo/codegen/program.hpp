@@ -286,6 +286,9 @@ private:
 /// for a command that later ones of the same call follow on the in-order queue) receives its event.
 inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::size_t global, std::size_t local,
                            const std::vector<cl::Event>& wait, const char* what, cl::Event* done) {
+    LaunchLog* log = LaunchLog::open();
+    cl::Event logged;
+    if (log && log->with_events() && !done) done = &logged;
     enqueue_with_memory_retry(
         queue,
         [&] {
@@ -293,7 +296,7 @@ inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::si
                                              local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), done);
         },
         [&] { return std::string("launching ") + what; });
-    LaunchLog::record(kernel, global, local);
+    if (log) log->record(kernel, global, local, done);
 }
 
 /// Enqueues a 1-D launch, a call's last command, and returns the call's Event (made only where asked for).
