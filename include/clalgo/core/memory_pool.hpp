@@ -177,7 +177,9 @@ public:
             auto found = on ? cached_.find(Key{queue.device()(), wanted}) : cached_.end();
             if (found != cached_.end()) {
                 auto& entries = found->second;
-                for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+                // oldest first: a buffer back longer ago is likelier to be free (a driver holds a buffer while
+                // commands that use it are queued, so that the newest are often busy and each costs a query)
+                for (auto it = entries.begin(); it != entries.end(); ++it) {
                     bool needs_marker = false;
                     if (!ready(*it, in_queue_order ? queue.get()() : nullptr, needs_marker)) {
                         if (needs_marker && std::none_of(to_mark.begin(), to_mark.end(), [&](const cl::CommandQueue& q) {
@@ -191,7 +193,7 @@ public:
                     cl::CommandQueue drawn_for = it->queue() == queue.get()() ? std::move(it->queue) : queue.get();
                     // an emptied class is kept: the buffer's return would make it again (a map node and the
                     // deque's blocks), and a call's host cost counts at small sizes
-                    entries.erase(std::next(it).base());
+                    entries.erase(it);
                     statistics_.bytes_cached -= wanted;
                     statistics_.buffers_cached -= 1;
                     statistics_.bytes_in_use += wanted;
