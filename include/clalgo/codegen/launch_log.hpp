@@ -18,7 +18,7 @@
 namespace clalgo::detail {
 
 /// One recorded launch: 1-D, `global` work-items in groups of `local` (0: the driver's choice); its event where the
-/// log asked for events.
+/// log asked for events (else none, even where the call made one).
 struct RecordedLaunch {
     cl::Kernel kernel;
     std::size_t global = 0, local = 0;
