@@ -5,6 +5,7 @@
 // And clalgo alone, to set beside its uint32 keys: int32 and float keys, descending order, 20-bit keys sorted by
 // their 20 bits (begin_bit/end_bit), argsort with 32-bit positions.
 #include "bench_support.hpp"
+#include "random_keys.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -49,17 +50,7 @@ std::uint64_t bits_fingerprint(const std::vector<Key>& keys) {
 /// n keys uniformly random over all their bits (splitmix64).
 template <class T>
 const clalgo_bench::Input<T>& random_keys(std::size_t n) {
-    return clalgo_bench::cached_input<T>(n, 77, [](std::size_t size) {
-        std::vector<T> keys(size);
-        std::uint64_t state = 0x5EED;
-        for (auto& key : keys) {
-            std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-            key = static_cast<T>(z ^ (z >> 31));
-        }
-        return keys;
-    });
+    return clalgo_bench::cached_input<T>(n, 77, [](std::size_t size) { return clalgo_bench::random_bits<T>(size); });
 }
 
 /// n keys uniformly random over their low `bits` bits.

@@ -1,5 +1,5 @@
 // Each kernel of a radix sort timed on the device: uint32 keys, uint32 keys with uint32 values and uint64 keys
-// (random over all their bits, as bench_sort makes them), sorted into other arrays on a queue made with
+// (random over all their bits, bench_sort's keys: random_keys.hpp), sorted into other arrays on a queue made with
 // CL_QUEUE_PROFILING_ENABLE inside a LaunchLog that keeps every launch's event. A kernel's time is its event's end
 // less its start, the median of the timed sorts; beside it, how long the device waited after the kernel before.
 // The whole sort is the first kernel's start to the last one's end. For CUB's kernels of the same sorts, Nsight
@@ -7,6 +7,8 @@
 // its output.
 //   sort_kernels [--sorts N] [SIZE ...]      (default: 9 timed sorts, after 3, of 2^24 keys)
 #include <clalgo/clalgo.hpp>
+
+#include "../random_keys.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,25 +27,11 @@ double median(std::vector<double> values) {
 double start_of(const cl::Event& event) { return double(event.getProfilingInfo<CL_PROFILING_COMMAND_START>()) / 1e3; }
 double end_of(const cl::Event& event) { return double(event.getProfilingInfo<CL_PROFILING_COMMAND_END>()) / 1e3; }
 
-/// n keys uniformly random over all their bits (splitmix64, as bench_sort makes them).
-template <class Key>
-std::vector<Key> random_keys(std::size_t n) {
-    std::vector<Key> keys(n);
-    std::uint64_t state = 0x5EED;
-    for (auto& key : keys) {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        key = static_cast<Key>(z ^ (z >> 31));
-    }
-    return keys;
-}
-
 /// Sorts `sorts` times after 3 untimed sorts (keys, or keys with uint32 values where WithValues) and prints each
 /// kernel's median time.
 template <class Key, bool WithValues>
 void time_kernels(clalgo::Queue& queue, const char* label, std::size_t n, int sorts) {
-    const auto host = random_keys<Key>(n);
+    const auto host = clalgo_bench::random_bits<Key>(n);
     const auto keys = clalgo::to_device(queue, host);
     const clalgo::Array<Key> keys_out(queue, n);
     const clalgo::Array<std::uint32_t> values(queue, WithValues ? n : 1), values_out(queue, WithValues ? n : 1);

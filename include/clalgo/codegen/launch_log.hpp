@@ -40,8 +40,9 @@ public:
     /// enqueue_launch) before it enqueues.
     static LaunchLog* open() noexcept { return current(); }
     bool with_events() const noexcept { return with_events_; }
+    /// `event`: the launch's, if it made one (kept only where the log asks for events).
     void record(const cl::Kernel& kernel, std::size_t global, std::size_t local, const cl::Event* event) {
-        launches_.push_back({kernel, global, local, event ? *event : cl::Event()});
+        launches_.push_back({kernel, global, local, with_events_ && event ? *event : cl::Event()});
     }
 
 private:

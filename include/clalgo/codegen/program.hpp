@@ -296,7 +296,7 @@ inline void enqueue_launch(const Queue& queue, const cl::Kernel& kernel, std::si
                                              local ? cl::NDRange(local) : cl::NullRange, wait_list(wait), done);
         },
         [&] { return std::string("launching ") + what; });
-    if (log) log->record(kernel, global, local, log->with_events() ? done : nullptr);
+    if (log) log->record(kernel, global, local, done);
 }
 
 /// Enqueues a 1-D launch, a call's last command, and returns the call's Event (made only where asked for).
