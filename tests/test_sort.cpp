@@ -167,6 +167,34 @@ TYPED_TEST(SortTyped, PairsKeepEqualKeysInOrder) {
     }
 }
 
+TYPED_TEST(SortTyped, OnesweepSortsViewsThatStartAnywhereInTheirBuffer) {
+    // the histogram pass reads the keys as 16-byte vectors, and those before the first vector and after the last
+    // one by one: views starting at every place within a vector, over every digit and over a bit range
+    using Key = TypeParam;
+    CLALGO_SKIP_WITHOUT_FP64(Key);
+    constexpr int width = int(sizeof(Key)) * 8;
+    clalgo::RadixSortKernel<Key> sorter(context(), SortAlgorithm::onesweep);
+    const std::size_t vector_keys = 16 / sizeof(Key);
+    for (std::size_t offset : {std::size_t(0), std::size_t(1), vector_keys / 2, vector_keys - 1, vector_keys + 1}) {
+        for (std::size_t n : {sorter.tile() + 1, 3 * sorter.tile() + vector_keys + 3}) {
+            for (const SortOptions options : {SortOptions{}, SortOptions{true, 1, width - 3}}) {
+                const std::string what = "offset " + std::to_string(offset) + " n=" + std::to_string(n) +
+                                         (options.descending ? " bits 1.." + std::to_string(width - 3) : "");
+                const auto keys = random_keys<Key>(offset + n + 5, 31 * n + offset);
+                auto device = clalgo::to_device(queue(), keys);
+                sorter(queue(), device.view(offset, n), options);
+                const auto got = device.to_host(queue());
+                const std::vector<Key> middle(keys.begin() + std::ptrdiff_t(offset), keys.begin() + std::ptrdiff_t(offset + n));
+                const auto order = expected_order(middle, options);
+                for (std::size_t k = 0; k < keys.size(); ++k) {
+                    const bool inside = k >= offset && k < offset + n;
+                    ASSERT_TRUE(same_bits(got[k], inside ? middle[order[k - offset]] : keys[k])) << what << ": at " << k;
+                }
+            }
+        }
+    }
+}
+
 /// Sorts keys into their positions with RadixSortKernel::argsort (the positions made by the first pass) and checks
 /// them and the sorted keys against std::stable_sort, and that the keys in are left as they were.
 template <class Key>
@@ -560,6 +588,12 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_FALSE(float_pairs.forms.keys_before_look_back || float_pairs.forms.match_or || float_pairs.forms.rank_atomics);
     EXPECT_FALSE(float_pairs.prefetch_values || float_pairs.digits_in_registers || doubles.digits_in_registers);
     EXPECT_FALSE(policy.digits_in_registers);  // no values
+    // a full tile's writes without tests: every form of the policy's tiles but keys of up to 32 bits alone
+    EXPECT_TRUE(pairs.full_tile_writes && wide_values.full_tile_writes && wide.full_tile_writes && doubles.full_tile_writes &&
+                float_pairs.full_tile_writes);
+    EXPECT_FALSE(policy.full_tile_writes || floats.full_tile_writes);
+    EXPECT_FALSE(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).full_tile_writes);
+    EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, pairs, 4, 4, 4).full_tile_writes);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
     {
@@ -665,6 +699,30 @@ TEST(Sort, OnesweepPublishesEachTilesCountsBeforeOrAfterPlacingItsKeys) {
             check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n + 1, 30), {true, 4, 28}, what + " bits 4-28");
             check_pairs(wide_pairs, random_keys<std::uint64_t>(n, 3 * n + 2, 60), {}, what + " 64-bit pairs");
             check_pairs(narrow_pairs, random_keys<std::int16_t>(n, 3 * n + 3), {true}, what + " 16-bit pairs");
+        }
+    }
+}
+
+TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
+    // CLALGO_SORT_FULL_TILE_WRITES: a full tile's keys and values written without testing each place against the
+    // tile's end (NVIDIA's default for all but 32-bit keys alone), the last tile tested either way; keys alone,
+    // pairs with each place's digit in registers or in local memory, 64-bit keys in halves, argsort
+    for (const char* full : {"1", "0"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SORT_FULL_TILE_WRITES", full);
+        for (const char* digits : {"1", "0"}) {
+            clalgo_test::ScopedVariable kept("CLALGO_SORT_DIGITS_IN_REGISTERS", digits);
+            clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+            clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
+            clalgo::RadixSortKernel<std::uint64_t, std::int64_t> wide_pairs(context(), SortAlgorithm::onesweep, true);
+            EXPECT_EQ(pairs.source().find("#define CLALGO_FULL_TILE_WRITES 1") != std::string::npos, full[0] == '1');
+            const std::size_t tile = keys_only.tile();
+            for (std::size_t n : {tile + 1, 2 * tile, 3 * tile - 1, 5 * tile + 7}) {
+                const std::string what = std::string("full ") + full + ", digits " + digits + ", n=" + std::to_string(n);
+                check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
+                check_pairs(pairs, random_keys<std::int32_t>(n, n + 1, 100), {true}, what + " pairs, descending");
+                check_pairs(wide_pairs, random_keys<std::uint64_t>(n, n + 2), {}, what + " 64-bit pairs");
+                check_argsort(wide_pairs, random_keys<std::uint64_t>(n, n + 3, 1000), {false, 0, 40}, what + " argsort");
+            }
         }
     }
 }
@@ -1082,6 +1140,12 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
             clalgo::detail::radix_sort_policy(cpu, 4, 4, SortAlgorithm::onesweep);
         }), "CLALGO_SORT_PREFETCH_VALUES='later'"));
+    }
+    {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_FULL_TILE_WRITES", "always");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 8, 4, SortAlgorithm::onesweep);
+        }), "CLALGO_SORT_FULL_TILE_WRITES='always'"));
     }
     {
         clalgo_test::ScopedVariable bad("CLALGO_SORT_RANK", "fast");

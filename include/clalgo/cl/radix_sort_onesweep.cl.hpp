@@ -32,6 +32,8 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 /* exchanged values: each place's digit kept in the work-item's registers (four to a word) from the keys' writes to
    the values', rather than in local memory, which then holds a larger tile */
 #define CLALGO_DIGITS_IN_REGISTERS (CLALGO_HAS_VALUES && CLALGO_EARLY_VALUES && ${digits_in_registers})
+/* a full tile's keys and values written with no test of the tile's end (clalgo_write_keys) */
+#define CLALGO_FULL_TILE_WRITES ${full_tile_writes}
 /* 64-bit keys pass through local memory as two 32-bit halves, one after the other, so that a tile holds as many
    keys as one of 32-bit keys */
 #define CLALGO_SPLIT_KEYS ${split_keys}
@@ -83,6 +85,31 @@ inline constexpr const char* radix_sort_onesweep = R"CLC(
 #define CLALGO_INCLUSIVE 2ul
 #define CLALGO_WINDOW 8
 
+#ifndef CLALGO_HISTOGRAM_VECTORS
+#define CLALGO_HISTOGRAM_VECTORS 4
+#endif
+#define CLALGO_VECTOR_KEYS ${vector_keys}
+
+/* A key's digits of every pass counted: its counted bits moved down to bit 0 once, those from end_bit up cleared,
+   so that every digit is a byte of them at a place known when the kernel is compiled (on an H200, 2^24 64-bit
+   keys were counted in 72 us against 91 with each digit's shift and mask worked out per pass, 32-bit keys in 48
+   against 54) */
+inline void clalgo_count_digits(__local uint *counts, const clalgo_bits_t bits, const uint begin_bit,
+                                const clalgo_bits_t counted, const uint passes, const bool every_digit)
+{
+    const clalgo_bits_t digits = (bits >> begin_bit) & counted;
+    if (every_digit) {
+#pragma unroll
+        for (uint pass = 0; pass < CLALGO_KEY_BITS / 8; ++pass)
+            atomic_inc(&counts[pass * CLALGO_RADIX + ((uint)(digits >> (8 * pass)) & 255u)]);
+    } else {
+#pragma unroll
+        for (uint pass = 0; pass < CLALGO_KEY_BITS / 8; ++pass)
+            if (pass < passes)
+                atomic_inc(&counts[pass * CLALGO_RADIX + ((uint)(digits >> (8 * pass)) & 255u)]);
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
 void clalgo_radix_histogram(${histogram_signature})
 {
@@ -93,14 +120,43 @@ void clalgo_radix_histogram(${histogram_signature})
         counts[k] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     const clalgo_bits_t flip = (clalgo_bits_t)clalgo_flip;
-    /* each key's counted bits moved down to bit 0 once, those from end_bit up cleared: every digit is then a byte
-       of it, at a place known when the kernel is compiled (on an H200, 2^24 64-bit keys were counted in 72 us
-       against 91 with each digit's shift and mask worked out per pass, 32-bit keys in 48 against 54) */
     const uint width = clalgo_end_bit - clalgo_begin_bit;
     const clalgo_bits_t counted = width >= CLALGO_KEY_BITS ? ~(clalgo_bits_t)0 : ((clalgo_bits_t)1 << width) - 1;
     const bool every_digit = clalgo_passes == CLALGO_KEY_BITS / 8;
-    /* four keys a round per work-item, read together, so that their loads are in flight at once */
     const long stride = get_global_size(0);
+#if CLALGO_HISTOGRAM_VECTORS
+    /* the keys in 16-byte vectors, CLALGO_HISTOGRAM_VECTORS of them a round per work-item, read together; the
+       keys before the first vector and after the last (fewer than a vector each) counted by the first work-items */
+    const long gid = get_global_id(0);
+    const long head = min(n, (long)(((16u - (uint)((ulong)clalgo_keys & 15u)) & 15u) / sizeof(clalgo_key_t)));
+    const long vectors = (n - head) / CLALGO_VECTOR_KEYS;
+    const long tail = head + vectors * CLALGO_VECTOR_KEYS;
+    if (gid < head)
+        clalgo_count_digits(counts, clalgo_ordered_bits(clalgo_keys[gid], flip), clalgo_begin_bit, counted,
+                            clalgo_passes, every_digit);
+    if (tail + gid < n)
+        clalgo_count_digits(counts, clalgo_ordered_bits(clalgo_keys[tail + gid], flip), clalgo_begin_bit, counted,
+                            clalgo_passes, every_digit);
+    __global const ${key_vector_type} *body = (__global const ${key_vector_type} *)(clalgo_keys + head);
+    for (long first = gid; first < vectors; first += CLALGO_HISTOGRAM_VECTORS * stride) {
+        ${key_vector_type} loaded[CLALGO_HISTOGRAM_VECTORS];
+#pragma unroll
+        for (uint u = 0; u < CLALGO_HISTOGRAM_VECTORS; ++u)
+            loaded[u] = first + u * stride < vectors ? body[first + u * stride] : (${key_vector_type})0;
+#pragma unroll
+        for (uint u = 0; u < CLALGO_HISTOGRAM_VECTORS; ++u) {
+            if (first + u * stride >= vectors)
+                break;
+            clalgo_key_t keys[CLALGO_VECTOR_KEYS];
+            vstore${vector_keys}(loaded[u], 0, keys);
+#pragma unroll
+            for (uint k = 0; k < CLALGO_VECTOR_KEYS; ++k)
+                clalgo_count_digits(counts, clalgo_ordered_bits(keys[k], flip), clalgo_begin_bit, counted,
+                                    clalgo_passes, every_digit);
+        }
+    }
+#else
+    /* four keys a round per work-item, read together, so that their loads are in flight at once */
     for (long first = get_global_id(0); first < n; first += 4 * stride) {
         clalgo_bits_t bits[4];
 #pragma unroll
@@ -110,19 +166,10 @@ void clalgo_radix_histogram(${histogram_signature})
         for (uint u = 0; u < 4; ++u) {
             if (first + u * stride >= n)
                 break;
-            const clalgo_bits_t digits = (bits[u] >> clalgo_begin_bit) & counted;
-            if (every_digit) {
-#pragma unroll
-                for (uint pass = 0; pass < CLALGO_KEY_BITS / 8; ++pass)
-                    atomic_inc(&counts[pass * CLALGO_RADIX + ((uint)(digits >> (8 * pass)) & 255u)]);
-            } else {
-#pragma unroll
-                for (uint pass = 0; pass < CLALGO_KEY_BITS / 8; ++pass)
-                    if (pass < clalgo_passes)
-                        atomic_inc(&counts[pass * CLALGO_RADIX + ((uint)(digits >> (8 * pass)) & 255u)]);
-            }
+            clalgo_count_digits(counts, bits[u], clalgo_begin_bit, counted, clalgo_passes, every_digit);
         }
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = lid; k < clalgo_passes * CLALGO_RADIX; k += CLALGO_GROUP_SIZE)
         if (counts[k])
@@ -232,6 +279,82 @@ inline void clalgo_exchange_keys(const clalgo_bits_t *keys, const uint *ranked, 
 #endif
 }
 
+/* The key of place p of the tile (its j-th place in the work-item) from local memory, where the tile's keys lie in
+   digit order, to its place in the output; returns its digit. With CLALGO_SPLIT_KEYS the low halves are in
+   registers, in place order (lows), the high halves in local memory. */
+inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, const uint j, const uint p,
+                             __global clalgo_key_t *keys_out, __local const ulong *places, const uint shift,
+                             const uint mask, const clalgo_bits_t flip)
+{
+#if CLALGO_SPLIT_KEYS
+    const clalgo_bits_t bits = ((ulong)((__local const uint *)exchange)[p] << 32) | lows[j];
+    const uint digit = (uint)(clalgo_order_bits(bits, flip) >> shift) & mask;
+    keys_out[(long)places[digit] + p] = as_${key_type}(bits);
+#else
+    const clalgo_bits_t bits = ((__local const clalgo_bits_t *)exchange)[p];
+    const uint digit = (uint)(bits >> shift) & mask;
+    keys_out[(long)places[digit] + p] = clalgo_key_of_bits(bits, flip);
+#endif
+    return digit;
+}
+
+/* A work-item's loops over its places of the tile, lid + j * CLALGO_GROUP_SIZE: unrolled over j (each place's
+   digit kept in registers, the low halves of split keys, or CLALGO_FULL_TILE_WRITES), else a loop over p. A `full`
+   tile's places need no test of its end (CLALGO_FULL_TILE_WRITES), so that the compiler can issue a work-item's
+   local reads ahead of its writes. */
+#define CLALGO_UNROLLED_WRITES (CLALGO_SPLIT_KEYS || CLALGO_DIGITS_IN_REGISTERS || CLALGO_FULL_TILE_WRITES)
+
+/* The tile's keys to their places (neighbouring work-items write neighbouring places). With values, each place's
+   digit kept for the values' writes: in registers, four to a word (digits), or in local memory (tile_digits). */
+inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, __global clalgo_key_t *keys_out,
+                              __local const ulong *places, const uint shift, const uint mask, const clalgo_bits_t flip,
+                              const uint valid, const bool full, uint *digits, __local uchar *tile_digits)
+{
+#if CLALGO_UNROLLED_WRITES
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint p = get_local_id(0) + j * CLALGO_GROUP_SIZE;
+        if (!full && p >= valid)
+            break;
+        const uint digit = clalgo_write_key(exchange, lows, j, p, keys_out, places, shift, mask, flip);
+#else
+    for (uint p = get_local_id(0); p < valid; p += CLALGO_GROUP_SIZE) {
+        const uint digit = clalgo_write_key(exchange, lows, 0, p, keys_out, places, shift, mask, flip);
+#endif
+#if CLALGO_DIGITS_IN_REGISTERS
+        digits[j / 4] |= digit << (8 * (j % 4));
+#elif CLALGO_HAS_VALUES
+        tile_digits[p] = (uchar)digit;
+#endif
+    }
+}
+
+#if CLALGO_HAS_VALUES && CLALGO_VALUE_EXCHANGE
+/* The tile's values from local memory, in digit order, to the places of their keys (clalgo_write_keys) */
+inline void clalgo_write_values(__local const ulong *exchange, __global clalgo_sort_value_t *values_out,
+                                __local const ulong *places, const uint valid, const bool full, const uint *digits,
+                                __local const uchar *tile_digits)
+{
+    __local const clalgo_sort_value_t *tile_values = (__local const clalgo_sort_value_t *)exchange;
+#if CLALGO_UNROLLED_WRITES
+#pragma unroll
+    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
+        const uint p = get_local_id(0) + j * CLALGO_GROUP_SIZE;
+        if (!full && p >= valid)
+            break;
+#else
+    for (uint p = get_local_id(0); p < valid; p += CLALGO_GROUP_SIZE) {
+#endif
+#if CLALGO_DIGITS_IN_REGISTERS
+        const uint digit = (digits[j / 4] >> (8 * (j % 4))) & 255u;
+#else
+        const uint digit = tile_digits[p];
+#endif
+        values_out[(long)places[digit] + p] = tile_values[p];
+    }
+}
+#endif
+
 /* A digit pass's scalars in one argument: NVIDIA's launch cost grows with the number of arguments */
 typedef struct {
     long n;
@@ -336,45 +459,23 @@ void clalgo_radix_onesweep(${onesweep_signature})
             values[j] = CLALGO_VALUE_IN(tile_first + CLALGO_ITEM(j));
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-#if CLALGO_DIGITS_IN_REGISTERS
-    uint digits[(CLALGO_ITEMS + 3) / 4];  /* the digit of each of the work-item's places, for the values */
+    uint digits[(CLALGO_ITEMS + 3) / 4];  /* CLALGO_DIGITS_IN_REGISTERS: the digit of each of the work-item's places */
 #pragma unroll
     for (uint w = 0; w < (CLALGO_ITEMS + 3) / 4; ++w)
         digits[w] = 0;
-#elif CLALGO_HAS_VALUES
+#if CLALGO_HAS_VALUES && !CLALGO_DIGITS_IN_REGISTERS
     __local uchar tile_digits[CLALGO_TILE];  /* the digit of each place, for the values */
-#endif
-#if CLALGO_SPLIT_KEYS
-    __local const uint *tile_words = (__local const uint *)exchange;  /* the high halves */
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const uint p = lid + j * CLALGO_GROUP_SIZE;
-        if (p >= valid)
-            break;
-        const clalgo_bits_t bits = ((ulong)tile_words[p] << 32) | lows[j];
-        const uint digit = (uint)(clalgo_order_bits(bits, flip) >> clalgo_shift) & clalgo_mask;
-        clalgo_keys_out[(long)places[digit] + p] = as_${key_type}(bits);
 #else
-    __local const clalgo_bits_t *tile_bits = (__local const clalgo_bits_t *)exchange;
-#if CLALGO_DIGITS_IN_REGISTERS
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const uint p = lid + j * CLALGO_GROUP_SIZE;
-        if (p >= valid)
-            break;
-#else
-    for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
+    __local uchar *tile_digits = 0;
 #endif
-        const clalgo_bits_t bits = tile_bits[p];
-        const uint digit = (uint)(bits >> clalgo_shift) & clalgo_mask;
-        clalgo_keys_out[(long)places[digit] + p] = clalgo_key_of_bits(bits, flip);
+#if CLALGO_FULL_TILE_WRITES
+    if (valid == CLALGO_TILE)  /* every tile but the last */
+        clalgo_write_keys(exchange, lows, clalgo_keys_out, places, clalgo_shift, clalgo_mask, flip, valid, true,
+                          digits, tile_digits);
+    else
 #endif
-#if CLALGO_DIGITS_IN_REGISTERS
-        digits[j / 4] |= digit << (8 * (j % 4));
-#elif CLALGO_HAS_VALUES
-        tile_digits[p] = (uchar)digit;
-#endif
-    }
+        clalgo_write_keys(exchange, lows, clalgo_keys_out, places, clalgo_shift, clalgo_mask, flip, valid, false,
+                          digits, tile_digits);
 #if CLALGO_HAS_VALUES
     /* then the values the same way, through the same local memory */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -388,29 +489,21 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #else
             tile_values[ranked[j]] = CLALGO_VALUE_IN(tile_first + CLALGO_ITEM(j));
 #endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if CLALGO_FULL_TILE_WRITES
+    if (valid == CLALGO_TILE)
+        clalgo_write_values(exchange, clalgo_values_out, places, valid, true, digits, tile_digits);
+    else
+#endif
+        clalgo_write_values(exchange, clalgo_values_out, places, valid, false, digits, tile_digits);
 #else
     __local ushort *tile_items = (__local ushort *)exchange;
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
         tile_items[ranked[j]] = (ushort)CLALGO_ITEM(j);
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);
-#if CLALGO_DIGITS_IN_REGISTERS
-#pragma unroll
-    for (uint j = 0; j < CLALGO_ITEMS; ++j) {
-        const uint p = lid + j * CLALGO_GROUP_SIZE;
-        if (p >= valid)
-            break;
-        clalgo_values_out[(long)places[(digits[j / 4] >> (8 * (j % 4))) & 255u] + p] = tile_values[p];
-    }
-#else
-    for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE) {
-#if CLALGO_VALUE_EXCHANGE
-        clalgo_values_out[(long)places[tile_digits[p]] + p] = tile_values[p];
-#else
+    for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE)
         clalgo_values_out[(long)places[tile_digits[p]] + p] = CLALGO_VALUE_IN(tile_first + tile_items[p]);
-#endif
-    }
 #endif
 #endif
 }

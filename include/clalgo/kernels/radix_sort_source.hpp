@@ -124,6 +124,9 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
     std::map<std::string, Fill> fills{
         {"prologue", library_text(program_prologue(info, types))},
         {"key_type", library_text(key_type)},
+        // 16 bytes of keys, as the histogram pass reads them
+        {"key_vector_type", library_text(key_type + std::to_string(16 / sizeof(Key)))},
+        {"vector_keys", library_text(std::to_string(16 / sizeof(Key)))},
         {"bits_type", library_text(RadixKey<Key>::bits_type)},
         {"key_kind", library_text(std::to_string(RadixKey<Key>::kind))},
         {"key_bits", library_text(std::to_string(RadixKey<Key>::bits))},
@@ -139,6 +142,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"early_values", library_text(policy.early_values ? "1" : "0")},
         {"prefetch_values", library_text(policy.prefetch_values ? "1" : "0")},
         {"digits_in_registers", library_text(policy.digits_in_registers ? "1" : "0")},
+        {"full_tile_writes", library_text(policy.full_tile_writes ? "1" : "0")},
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},
         {"keys_before_look_back", library_text(policy.forms.keys_before_look_back ? "1" : "0")},
         {"split_keys", library_text(policy.split_keys ? "1" : "0")},

@@ -63,6 +63,9 @@ struct RadixSortPolicy {
     /// onesweep, values exchanged and loaded early: each place's digit kept in registers from the keys' writes to
     /// the values' (four to a word), not in local memory, so that a tile of pairs holds as many keys as one of keys
     bool digits_in_registers = false;
+    /// onesweep: a full tile's keys and values written by loops unrolled over a work-item's places with no test of
+    /// the tile's end (the last tile, and tiles without this, test each place)
+    bool full_tile_writes = false;
     /// The forms for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
     /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
     /// keys by 18 %): the variables' choices where they are set, else ballots, warp barriers, keys after the
@@ -107,6 +110,7 @@ struct RadixSortPolicy {
             tiered.items = tiers.at(tier - 1).items;
             tiered.prefetch_values = false;
             tiered.digits_in_registers = false;
+            tiered.full_tile_writes = false;
         }
         if (tiered.items < 16) tiered = tiered.with_small_forms();
         return tiered;
@@ -260,6 +264,14 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // (with_tier), as do 64-bit and float keys with values (not timed so).
     const auto digits = tuning_switch("CLALGO_SORT_DIGITS_IN_REGISTERS");
     policy.digits_in_registers = value_size > 0 && digits.value_or(key_size <= 4 && !floating_keys);
+    // a full tile's writes with no test of the tile's end, unrolled over a work-item's places, so that NVIDIA's
+    // compiler issues the local reads ahead of the writes: on an H200 (one command, two rounds, alternately) 64-bit
+    // keys at 2^24 in 1,180 to 1,182 µs against 1,212 to 1,222, at 2^28 16,209 to 16,223 against 16,618 to 16,659;
+    // pairs at 2^24 597 to 602 against 612, argsort 609 to 610 against 621 to 628, uint32 keys with uint64 values
+    // 749 against 771 to 772; but 32-bit keys alone 431 to 435 against 426 to 427 (2^28: 5,778 to 5,794 against
+    // 5,743 to 5,747) and the tiers' tiles of pairs at 2^20 75.3 to 75.7 against 73.6 to 73.8, which keep tests
+    const auto full_writes = tuning_switch("CLALGO_SORT_FULL_TILE_WRITES");
+    policy.full_tile_writes = full_writes.value_or(device == DeviceClass::nvidia_gpu && !narrow_keys);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
@@ -336,6 +348,7 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
     shape.early_values = false;
     shape.prefetch_values = false;
     shape.early_counts = false;  // one tile publishes nothing: the variable need not build these programs again
+    shape.full_tile_writes = false;  // the one-tile sort has loops of its own
     const std::size_t keys = policy.one_tile_keys(k);
     const std::size_t budget = info.local_memory_bytes > 2048 ? info.local_memory_bytes - 2048 : 0;
     // the shape in groups of `group`: whether local memory holds it, with the ranking's counters apart from the
