@@ -169,7 +169,7 @@ TYPED_TEST(SortTyped, PairsKeepEqualKeysInOrder) {
 
 TYPED_TEST(SortTyped, OnesweepSortsViewsThatStartAnywhereInTheirBuffer) {
     // the histogram pass reads the keys as 16-byte vectors, and those before the first vector and after the last
-    // one by one: views starting at every place within a vector, over every digit and over a bit range
+    // one by one: views starting at several places within a vector, over every digit and over a bit range
     using Key = TypeParam;
     CLALGO_SKIP_WITHOUT_FP64(Key);
     constexpr int width = int(sizeof(Key)) * 8;
@@ -588,10 +588,11 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_FALSE(float_pairs.forms.keys_before_look_back || float_pairs.forms.match_or || float_pairs.forms.rank_atomics);
     EXPECT_FALSE(float_pairs.prefetch_values || float_pairs.digits_in_registers || doubles.digits_in_registers);
     EXPECT_FALSE(policy.digits_in_registers);  // no values
-    // a full tile's writes without tests: every form of the policy's tiles but keys of up to 32 bits alone
-    EXPECT_TRUE(pairs.full_tile_writes && wide_values.full_tile_writes && wide.full_tile_writes && doubles.full_tile_writes &&
-                float_pairs.full_tile_writes);
-    EXPECT_FALSE(policy.full_tile_writes || floats.full_tile_writes);
+    // a full tile's writes without tests: 64-bit integer keys alone and integer keys of up to 32 bits with values,
+    // in the policy's tiles; keys of up to 32 bits alone keep the tests, as do the forms not timed so
+    EXPECT_TRUE(pairs.full_tile_writes && wide_values.full_tile_writes && wide.full_tile_writes);
+    EXPECT_FALSE(policy.full_tile_writes || floats.full_tile_writes || doubles.full_tile_writes ||
+                 float_pairs.full_tile_writes);
     EXPECT_FALSE(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).full_tile_writes);
     EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, pairs, 4, 4, 4).full_tile_writes);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
@@ -704,25 +705,36 @@ TEST(Sort, OnesweepPublishesEachTilesCountsBeforeOrAfterPlacingItsKeys) {
 }
 
 TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
-    // CLALGO_SORT_FULL_TILE_WRITES: a full tile's keys and values written without testing each place against the
-    // tile's end (NVIDIA's default for all but 32-bit keys alone), the last tile tested either way; keys alone,
-    // pairs with each place's digit in registers or in local memory, 64-bit keys in halves, argsort
-    for (const char* full : {"1", "0"}) {
-        clalgo_test::ScopedVariable variable("CLALGO_SORT_FULL_TILE_WRITES", full);
-        for (const char* digits : {"1", "0"}) {
-            clalgo_test::ScopedVariable kept("CLALGO_SORT_DIGITS_IN_REGISTERS", digits);
-            clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
-            clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
-            clalgo::RadixSortKernel<std::uint64_t, std::int64_t> wide_pairs(context(), SortAlgorithm::onesweep, true);
-            EXPECT_EQ(pairs.source().find("#define CLALGO_FULL_TILE_WRITES 1") != std::string::npos, full[0] == '1');
-            const std::size_t tile = keys_only.tile();
-            for (std::size_t n : {tile + 1, 2 * tile, 3 * tile - 1, 5 * tile + 7}) {
-                const std::string what = std::string("full ") + full + ", digits " + digits + ", n=" + std::to_string(n);
-                check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
-                check_pairs(pairs, random_keys<std::int32_t>(n, n + 1, 100), {true}, what + " pairs, descending");
-                check_pairs(wide_pairs, random_keys<std::uint64_t>(n, n + 2), {}, what + " 64-bit pairs");
-                check_argsort(wide_pairs, random_keys<std::uint64_t>(n, n + 3, 1000), {false, 0, 40}, what + " argsort");
-            }
+    // CLALGO_SORT_FULL_TILE_WRITES=1: a full tile's keys and values written without testing each place against the
+    // tile's end (NVIDIA's default for 64-bit integer keys and for integer keys of up to 32 bits with values), the
+    // last tile tested; keys alone, pairs with each place's digit in registers or in local memory, their values
+    // exchanged early, late or gathered, 64-bit keys whole or in halves, argsort. Every test on a device whose
+    // default tests each place (every one but NVIDIA's) sorts in the other form.
+    {
+        clalgo_test::ScopedVariable tested("CLALGO_SORT_FULL_TILE_WRITES", "0");
+        clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
+        EXPECT_TRUE(clalgo_test::contains(pairs.source(), "#define CLALGO_FULL_TILE_WRITES 0"));
+    }
+    struct Forms {
+        const char *digits, *values, *split;
+    };
+    clalgo_test::ScopedVariable variable("CLALGO_SORT_FULL_TILE_WRITES", "1");
+    for (const Forms forms : {Forms{"1", "exchange", "1"}, Forms{"0", "late", "0"}, Forms{"0", "gather", "1"}}) {
+        clalgo_test::ScopedVariable kept("CLALGO_SORT_DIGITS_IN_REGISTERS", forms.digits);
+        clalgo_test::ScopedVariable values("CLALGO_SORT_VALUES", forms.values);
+        clalgo_test::ScopedVariable split("CLALGO_SORT_SPLIT_KEYS", forms.split);
+        clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::uint64_t, std::int64_t> wide_pairs(context(), SortAlgorithm::onesweep, true);
+        EXPECT_TRUE(clalgo_test::contains(pairs.source(), "#define CLALGO_FULL_TILE_WRITES 1"));
+        const std::size_t tile = keys_only.tile();
+        for (std::size_t n : {tile + 1, 2 * tile, 3 * tile - 1, 5 * tile + 7}) {
+            const std::string what = std::string("digits in registers ") + forms.digits + ", values " + forms.values +
+                                     ", split " + forms.split + ", n=" + std::to_string(n);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
+            check_pairs(pairs, random_keys<std::int32_t>(n, n + 1, 100), {true}, what + " pairs, descending");
+            check_pairs(wide_pairs, random_keys<std::uint64_t>(n, n + 2), {}, what + " 64-bit pairs");
+            check_argsort(wide_pairs, random_keys<std::uint64_t>(n, n + 3, 1000), {false, 0, 40}, what + " argsort");
         }
     }
 }

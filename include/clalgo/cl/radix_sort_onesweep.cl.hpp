@@ -125,16 +125,16 @@ void clalgo_radix_histogram(${histogram_signature})
     const long stride = get_global_size(0);
     /* the keys in 16-byte vectors, CLALGO_HISTOGRAM_VECTORS of them a round per work-item, read together (on an
        H200, 2^24 32-bit keys were counted in 43 us against 48 read one key a load, four a round); the keys before
-       the first whole vector and after the last (fewer than a vector each) counted by the first work-items */
+       the first whole vector and after the last (fewer than a vector each) counted one by one */
     const long gid = get_global_id(0);
     const long head = min(n, (long)(((16u - (uint)((ulong)clalgo_keys & 15u)) & 15u) / sizeof(clalgo_key_t)));
     const long vectors = (n - head) / CLALGO_VECTOR_KEYS;
     const long tail = head + vectors * CLALGO_VECTOR_KEYS;
-    if (gid < head)
-        clalgo_count_digits(counts, clalgo_ordered_bits(clalgo_keys[gid], flip), clalgo_begin_bit, counted,
+    for (long k = gid; k < head; k += stride)
+        clalgo_count_digits(counts, clalgo_ordered_bits(clalgo_keys[k], flip), clalgo_begin_bit, counted,
                             clalgo_passes, every_digit);
-    if (tail + gid < n)
-        clalgo_count_digits(counts, clalgo_ordered_bits(clalgo_keys[tail + gid], flip), clalgo_begin_bit, counted,
+    for (long k = tail + gid; k < n; k += stride)
+        clalgo_count_digits(counts, clalgo_ordered_bits(clalgo_keys[k], flip), clalgo_begin_bit, counted,
                             clalgo_passes, every_digit);
     __global const ${key_vector_type} *body = (__global const ${key_vector_type} *)(clalgo_keys + head);
     for (long first = gid; first < vectors; first += CLALGO_HISTOGRAM_VECTORS * stride) {

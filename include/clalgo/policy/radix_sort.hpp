@@ -269,9 +269,11 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // keys at 2^24 in 1,180 to 1,182 µs against 1,212 to 1,222, at 2^28 16,209 to 16,223 against 16,618 to 16,659;
     // pairs at 2^24 597 to 602 against 612, argsort 609 to 610 against 621 to 628, uint32 keys with uint64 values
     // 749 against 771 to 772; but 32-bit keys alone 431 to 435 against 426 to 427 (2^28: 5,778 to 5,794 against
-    // 5,743 to 5,747) and the tiers' tiles of pairs at 2^20 75.3 to 75.7 against 73.6 to 73.8, which keep tests
+    // 5,743 to 5,747) and the tiers' tiles of pairs at 2^20 75.3 to 75.7 against 73.6 to 73.8, which keep tests.
+    // Other keys (float and double keys, 64-bit keys with values) were not timed so and keep the tests
     const auto full_writes = tuning_switch("CLALGO_SORT_FULL_TILE_WRITES");
-    policy.full_tile_writes = full_writes.value_or(device == DeviceClass::nvidia_gpu && !narrow_keys);
+    const bool full_writes_timed = !floating_keys && (value_size > 0 ? key_size <= 4 : key_size == 8);
+    policy.full_tile_writes = full_writes.value_or(device == DeviceClass::nvidia_gpu && full_writes_timed);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
