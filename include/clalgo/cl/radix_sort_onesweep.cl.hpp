@@ -250,7 +250,7 @@ inline void clalgo_exchange_keys(const clalgo_bits_t *keys, const uint *ranked, 
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)
-        lows[j] = tile_words[get_local_id(0) + j * CLALGO_GROUP_SIZE];
+        lows[j] = tile_words[(uint)get_local_id(0) + j * CLALGO_GROUP_SIZE];
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint j = 0; j < CLALGO_ITEMS; ++j)

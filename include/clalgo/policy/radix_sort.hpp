@@ -199,12 +199,21 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // (docs/architecture.md)
     const bool narrow_keys = key_size <= 4 && value_size == 0;
     if (device == DeviceClass::nvidia_gpu) {
-        // groups of 256 (fewer keys a work-item where local memory runs short). On an H100, 32-bit keys
-        // alone sorted fastest in tiles of 36 keys a work-item (with the atomic match and ranking below; 28 and 32
-        // were slower), pairs of them in 32 (28 was slower) and 64-bit keys in 28 (32 and 36 need 185 registers
-        // or more, and then only one group fits an SM) (docs/architecture.md)
+        // groups of 256 (fewer keys a work-item where local memory runs short). Each tile as large as NVIDIA's
+        // compiler still gives 128 registers (two groups an SM; at 149 to 185 registers one group fits, and a
+        // pass takes 30 to 45 % longer). On an H200, with the items' indices in 32 bits: 32-bit keys alone in
+        // 38 keys a work-item (the most local memory holds; 2^24 keys in 415 to 416 µs against 425 in 36), pairs
+        // of them in 36 (577 to 582 µs against 606 in 33 or 34, 619 in 30, 699 to 717 in 35, 37 or 38 and 766
+        // in 32, which take 149 to 185 registers), 64-bit keys in 30 (1,108 to 1,114 µs against 1,142 in 29,
+        // 1,154 in 26, 1,156 in 28 and 1,318 to 1,347 in 31 or 32); float and int32 keys alike as uint32 (414
+        // to 417 µs) (docs/architecture.md). Other keys keep 28 (not timed so)
         policy.group_size = 256;
-        policy.items = narrow_keys ? 36 : key_size <= 4 && !floating_keys ? 32 : 28;
+        if (narrow_keys)
+            policy.items = 38;
+        else if (key_size <= 4 && !floating_keys)
+            policy.items = value_size <= 4 ? 36 : 32;
+        else
+            policy.items = key_size == 8 && value_size == 0 && !floating_keys ? 30 : 28;
     } else if (device == DeviceClass::other_gpu) {
         policy.group_size = 128;
         policy.items = 8;
