@@ -207,7 +207,8 @@ int main(int argc, char** argv) {
     CUdevice device;
     CUcontext context;
     check(cuDeviceGet(&device, 0), "cuDeviceGet");
-    check(cuCtxCreate(&context, nullptr, 0, device), "cuCtxCreate");
+    check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+    check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
     auto entries = read_cache(argv[1]);
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
     for (const auto& entry : entries) {
@@ -231,6 +232,6 @@ int main(int argc, char** argv) {
             if (directive.empty()) break;
         }
     }
-    cuCtxDestroy(context);
+    cuDevicePrimaryCtxRelease(device);
     return 0;
 }

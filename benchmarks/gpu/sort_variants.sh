@@ -26,7 +26,7 @@
 #   ballots        CLALGO_SORT_MATCH=ballots CLALGO_SORT_RANK=sync: the ranking of pairs and 64-bit keys (eight
 #                  ballots, warp barriers) for every sort, against the default's local atomics for 32-bit keys
 #   keys_after     CLALGO_SORT_KEYS_BEFORE_LOOK_BACK=0: each tile's keys held in registers through the look-back
-#   tiles_28       CLALGO_SORT_ITEMS=28: tiles of 256 x 28 for every sort (the default's before 256 x 36 and 32)
+#   tiles_28       CLALGO_SORT_ITEMS=28: tiles of 256 x 28 for every sort (the defaults: 38, 36 and 30)
 #   base           bench_sort_base, uint32 pairs: the commit before (values read through the new positions'
 #                  branch), where DIR holds it
 set -uo pipefail

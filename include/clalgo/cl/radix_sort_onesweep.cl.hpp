@@ -10,7 +10,7 @@
 // unpublished, so the status array is cleared only when it is new.
 // One region of local memory holds in turn the rank's counters, the tile's keys and its values (CUB's way:
 // values are loaded after the keys are written, placed through local memory, written coalesced), so that a tile
-// of 32-bit keys and values holds 28 a work-item. A digit pass's scalars travel in one struct argument.
+// of 32-bit keys and values holds 36 a work-item. A digit pass's scalars travel in one struct argument.
 // The histogram pass counts into running sums kept zero between calls; its last work-group moves them into the
 // histograms (so no fill precedes it). Inputs of at most one tile are sorted by one work-group alone
 // (cl/radix_sort_tile.cl.hpp).

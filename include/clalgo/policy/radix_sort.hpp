@@ -201,7 +201,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     if (device == DeviceClass::nvidia_gpu) {
         // groups of 256 (fewer keys a work-item where local memory runs short). Each tile as large as NVIDIA's
         // compiler still gives 128 registers (two groups an SM; at 149 to 185 registers one group fits, and a
-        // pass takes 30 to 45 % longer). On an H200, with the items' indices in 32 bits: 32-bit keys alone in
+        // pass takes 30 to 48 µs longer). On an H200, with the items' indices in 32 bits: 32-bit keys alone in
         // 38 keys a work-item (the most local memory holds; 2^24 keys in 415 to 416 µs against 425 in 36), pairs
         // of them in 36 (577 to 582 µs against 606 in 33 or 34, 619 in 30, 699 to 717 in 35, 37 or 38 and 766
         // in 32, which take 149 to 185 registers), 64-bit keys in 30 (1,108 to 1,114 µs against 1,142 in 29,
@@ -266,10 +266,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const auto prefetch = tuning_switch("CLALGO_SORT_PREFETCH_VALUES");
     policy.prefetch_values = device == DeviceClass::nvidia_gpu && value_size > 0 && prefetch.value_or(ranked_as_keys);
     // each place's digit kept in registers between the keys' writes and the values', so that local memory holds
-    // a tile of 32 pairs (not 31) or of 19 keys with 64-bit values (not 17): on an H200, integer keys of 32 bits
-    // with values at 2^24 618 to 619 µs against 624 to 625, argsort 635 to 636 against 642 to 643, with 64-bit
+    // a tile of 36 pairs (not 31) or of 19 keys with 64-bit values (not 17): on an H200 (in tiles of 32, the items'
+    // indices in 64 bits), integer keys of 32 bits with values at 2^24 618 to 619 µs against 624 to 625, argsort 635 to 636 against 642 to 643, with 64-bit
     // values 784 to 787 against 801 to 803, and pairs at 2^26 2,143 to 2,147 against 2,176 to 2,191; tiles of 36
-    // pairs took 173 registers (one group an SM) and 780 µs at 2^24. The tiers' smaller tiles keep local memory
+    // pairs then took 173 registers (one group an SM) and 780 µs at 2^24. The tiers' smaller tiles keep local memory
     // (with_tier), as do 64-bit and float keys with values (not timed so).
     const auto digits = tuning_switch("CLALGO_SORT_DIGITS_IN_REGISTERS");
     policy.digits_in_registers = value_size > 0 && digits.value_or(key_size <= 4 && !floating_keys);
