@@ -266,11 +266,12 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const auto prefetch = tuning_switch("CLALGO_SORT_PREFETCH_VALUES");
     policy.prefetch_values = device == DeviceClass::nvidia_gpu && value_size > 0 && prefetch.value_or(ranked_as_keys);
     // each place's digit kept in registers between the keys' writes and the values', so that local memory holds
-    // a tile of 36 pairs (not 31) or of 19 keys with 64-bit values (not 17): on an H200 (in tiles of 32, the items'
-    // indices in 64 bits), integer keys of 32 bits with values at 2^24 618 to 619 µs against 624 to 625, argsort 635 to 636 against 642 to 643, with 64-bit
-    // values 784 to 787 against 801 to 803, and pairs at 2^26 2,143 to 2,147 against 2,176 to 2,191; tiles of 36
-    // pairs then took 173 registers (one group an SM) and 780 µs at 2^24. The tiers' smaller tiles keep local memory
-    // (with_tier), as do 64-bit and float keys with values (not timed so).
+    // a tile of 36 pairs (not 31) or of 19 keys with 64-bit values (not 17): on an H200 (in tiles of 32, the
+    // items' indices in 64 bits), integer keys of 32 bits with values at 2^24 618 to 619 µs against 624 to 625,
+    // argsort 635 to 636 against 642 to 643, with 64-bit values 784 to 787 against 801 to 803, and pairs at 2^26
+    // 2,143 to 2,147 against 2,176 to 2,191; tiles of 36 pairs then took 173 registers (one group an SM) and 780 µs
+    // at 2^24. The tiers' smaller tiles keep local memory (with_tier), as do 64-bit and float keys with values (not
+    // timed so).
     const auto digits = tuning_switch("CLALGO_SORT_DIGITS_IN_REGISTERS");
     policy.digits_in_registers = value_size > 0 && digits.value_or(key_size <= 4 && !floating_keys);
     // a full tile's writes with no test of the tile's end, unrolled over a work-item's places, so that NVIDIA's
