@@ -3,7 +3,8 @@
 // all uniformly random over every bit. The host baselines sort a copy of the input each run (they sort in place);
 // the copy is timed with them. Bytes per run: the keys (and values) read once and written once, as in CUB's figures.
 // And clalgo alone, to set beside its uint32 keys: int32 and float keys, descending order, 20-bit keys sorted by
-// their 20 bits (begin_bit/end_bit), argsort with 32-bit positions.
+// their 20 bits (begin_bit/end_bit), argsort with 32-bit positions; beside its uint64 keys: int64 and double keys
+// (doubles in [-1, 1)); and keys of 16 and 8 bits (two passes and one).
 #include "bench_support.hpp"
 #include "random_keys.hpp"
 
@@ -164,6 +165,13 @@ void register_all() {
         }, {false, 0, 20});
         register_argsort(n);
         register_pairs<std::uint64_t>("uint32_keys_uint64_values", n);
+        register_clalgo_keys<std::int64_t>("int64_keys", n, random_keys<std::int64_t>);
+        if (queue().info().has_fp64)
+            register_clalgo_keys<double>("double_keys", n, [](std::size_t size) -> const clalgo_bench::Input<double>& {
+                return clalgo_bench::input<double>(size, 5);
+            });
+        register_clalgo_keys<std::uint16_t>("uint16_keys", n, random_keys<std::uint16_t>);
+        register_clalgo_keys<std::uint8_t>("uint8_keys", n, random_keys<std::uint8_t>);
     }
 }
 

@@ -576,24 +576,28 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(wide.items, 30u);
     EXPECT_TRUE(wide.forms.keys_before_look_back && wide.split_keys);
     EXPECT_FALSE(wide.forms.match_or || wide.forms.rank_atomics);
-    // float keys alone take the form of 32-bit integer keys; double keys keep ballots, warp barriers, keys after
-    // the look-back and tiles of 28, as do float keys with values (tiles of 28)
+    // float keys alone take the form of 32-bit integer keys; double keys alone that of 64-bit integer keys (ballots,
+    // warp barriers, keys before the look-back, the tier of tiles of 20) in tiles of 28; float keys with values
+    // keep ballots, warp barriers and keys after the look-back, in tiles of 28
     const auto floats = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(floats.items, 38u);
     EXPECT_TRUE(floats.forms.keys_before_look_back && floats.forms.match_or && floats.forms.rank_atomics);
     const auto doubles = clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(doubles.items, 28u);
-    EXPECT_FALSE(doubles.forms.keys_before_look_back || doubles.forms.match_or || doubles.forms.rank_atomics);
+    EXPECT_TRUE(doubles.forms.keys_before_look_back && doubles.split_keys);
+    EXPECT_FALSE(doubles.forms.match_or || doubles.forms.rank_atomics);
+    EXPECT_EQ(doubles.with_tier(doubles.tier_of(std::size_t(1) << 22)).items, 20u);
+    EXPECT_EQ(doubles.tiers.size(), wide.tiers.size());
     const auto float_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, true);
     EXPECT_EQ(float_pairs.items, 28u);
     EXPECT_FALSE(float_pairs.forms.keys_before_look_back || float_pairs.forms.match_or || float_pairs.forms.rank_atomics);
     EXPECT_FALSE(float_pairs.prefetch_values || float_pairs.digits_in_registers || doubles.digits_in_registers);
     EXPECT_FALSE(policy.digits_in_registers);  // no values
-    // a full tile's writes without tests: 64-bit integer keys alone and integer keys of up to 32 bits with values,
-    // in the policy's tiles; keys of up to 32 bits alone keep the tests, as do the forms not timed so
-    EXPECT_TRUE(pairs.full_tile_writes && wide_values.full_tile_writes && wide.full_tile_writes);
-    EXPECT_FALSE(policy.full_tile_writes || floats.full_tile_writes || doubles.full_tile_writes ||
-                 float_pairs.full_tile_writes);
+    // a full tile's writes without tests: 64-bit keys alone and integer keys of up to 32 bits with values, in the
+    // policy's tiles; keys of up to 32 bits alone keep the tests, as do the forms not timed so
+    EXPECT_TRUE(pairs.full_tile_writes && wide_values.full_tile_writes && wide.full_tile_writes &&
+                doubles.full_tile_writes);
+    EXPECT_FALSE(policy.full_tile_writes || floats.full_tile_writes || float_pairs.full_tile_writes);
     EXPECT_FALSE(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).full_tile_writes);
     EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, pairs, 4, 4, 4).full_tile_writes);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
@@ -619,11 +623,14 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_EQ(policy.with_tier(policy.tier_of((std::size_t(1) << 15) + 1)).items, 16u);
     EXPECT_EQ(policy.with_tier(policy.tier_of(std::size_t(1) << 21)).items, 16u);
     EXPECT_EQ(policy.tier_of((std::size_t(1) << 21) + 1), 0u);
-    // 64-bit integer keys: a third tier, tiles of 20 up to 2^22
+    // 64-bit keys alone and 64-bit integer keys with values: a third tier, tiles of 20 up to 2^22 (double keys with
+    // values: two)
     EXPECT_EQ(wide.with_tier(wide.tier_of(std::size_t(1) << 21)).items, 16u);
     EXPECT_EQ(wide.with_tier(wide.tier_of(std::size_t(1) << 22)).items, 20u);
     EXPECT_EQ(wide.tier_of((std::size_t(1) << 22) + 1), 0u);
-    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true).tiers.size(), 2u);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic, {}, true).tiers.size(), 3u);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 4, SortAlgorithm::automatic, {}).tiers.size(), 3u);
+    EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 4, SortAlgorithm::automatic, {}, true).tiers.size(), 2u);
     auto gpu = clalgo::typical_device(DeviceClass::other_gpu);
     gpu.has_int64_atomics = true;
     EXPECT_EQ(clalgo::detail::radix_sort_policy(gpu, 4, 0, SortAlgorithm::automatic).tier_of(20000), 0u);

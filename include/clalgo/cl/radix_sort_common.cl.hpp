@@ -1,10 +1,10 @@
 // OpenCL C shared by the radix sort's algorithms: keys as ordered unsigned bits, their digits, the values a pass
 // reads (or makes, for argsort), and an exclusive scan of 256 per-digit values by a work-group (in local memory, or
 // on NVIDIA by warp shuffles).
-//   ordered bits: unsigned keys as they are; signed ones with the sign bit flipped; floating-point ones with the
-//   sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the sign
-//   bit clear after +inf, those with it set before -inf); then XOR `flip` (all ones: descending order).
-//   clalgo_key_of_bits undoes it.
+//   ordered bits: integer keys XOR `flip`, which holds the sign bit for signed keys (and all ones for descending
+//   order: RadixSortKernel), so that signed keys take the instructions of unsigned ones; floating-point ones with
+//   the sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the
+//   sign bit clear after +inf, those with it set before -inf), then XOR `flip`. clalgo_key_of_bits undoes it.
 #pragma once
 
 namespace clalgo::detail::cl_source {
@@ -49,13 +49,11 @@ inline clalgo_bits_t clalgo_raw_bits(const clalgo_key_t key)
     return as_${bits_type}(key);
 }
 
-/* 0: unsigned, 1: signed, 2: floating point */
+/* 0: unsigned, 1: signed, 2: floating point; a signed key's sign bit is flipped by `flip` */
 inline clalgo_bits_t clalgo_order_bits(clalgo_bits_t bits, const clalgo_bits_t flip)
 {
+#if CLALGO_KEY_KIND == 2
     const clalgo_bits_t sign = (clalgo_bits_t)((clalgo_bits_t)1 << (CLALGO_KEY_BITS - 1));
-#if CLALGO_KEY_KIND == 1
-    bits ^= sign;
-#elif CLALGO_KEY_KIND == 2
     bits ^= (bits & sign) ? (clalgo_bits_t)~(clalgo_bits_t)0 : sign;
 #endif
     return bits ^ flip;
@@ -75,11 +73,9 @@ inline uint clalgo_digit(const clalgo_key_t key, const clalgo_bits_t flip, const
    32 bits as ordered bits from the load to the write, so that a digit is a shift and a mask for every key type */
 inline clalgo_key_t clalgo_key_of_bits(clalgo_bits_t bits, const clalgo_bits_t flip)
 {
-    const clalgo_bits_t sign = (clalgo_bits_t)((clalgo_bits_t)1 << (CLALGO_KEY_BITS - 1));
     bits ^= flip;
-#if CLALGO_KEY_KIND == 1
-    bits ^= sign;
-#elif CLALGO_KEY_KIND == 2
+#if CLALGO_KEY_KIND == 2
+    const clalgo_bits_t sign = (clalgo_bits_t)((clalgo_bits_t)1 << (CLALGO_KEY_BITS - 1));
     bits ^= (bits & sign) ? sign : (clalgo_bits_t)~(clalgo_bits_t)0;
 #endif
     return as_${key_type}(bits);

@@ -310,7 +310,10 @@ private:
         const bool values_in_place = values_in && same_place(*values_in, *values_out);
         if (n == 0 || ((n == 1 || options.begin_bit == end_bit) && in_place && (!values_out || values_in_place)))
             return detail::marker(queue, wait);
-        const cl_ulong flip = options.descending ? ~cl_ulong(0) >> (64 - width) : 0;
+        // the XOR that orders the keys' bits: all ones for descending order, and a signed key's sign bit
+        // (cl/radix_sort_common.cl.hpp)
+        cl_ulong flip = options.descending ? ~cl_ulong(0) >> (64 - width) : 0;
+        if (detail::RadixKey<Key>::kind == 1) flip ^= cl_ulong(1) << (width - 1);
         const cl_uint begin = static_cast<cl_uint>(options.begin_bit), end = static_cast<cl_uint>(end_bit);
         // one pass per 8 bits asked for; positions and an empty range: one pass of one digit, which makes them
         const cl_uint passes = std::max<cl_uint>((end - begin + 7) / 8, positions ? 1 : 0);

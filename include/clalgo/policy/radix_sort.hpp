@@ -198,6 +198,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // keys of up to 32 bits without values (integer or float): the form measured fastest for them
     // (docs/architecture.md)
     const bool narrow_keys = key_size <= 4 && value_size == 0;
+    // 64-bit keys alone or 64-bit integer keys with values: the forms measured fastest for uint64 keys (double keys
+    // alone too: on an H200 at 2^24 1,173 to 1,181 µs against 1,248 to 1,255 in their own, at 2^26 4,138 to 4,159
+    // against 4,460 to 4,478, at 2^22 393 to 394 against 434; in tiles of 30 they took 1,348 µs at 2^24)
+    const bool wide_keys = key_size == 8 && (value_size == 0 || !floating_keys);
     if (device == DeviceClass::nvidia_gpu) {
         // groups of 256 (fewer keys a work-item where local memory runs short). Each tile as large as NVIDIA's
         // compiler still gives 128 registers (two groups an SM; at 149 to 185 registers one group fits, and a
@@ -206,7 +210,8 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
         // of them in 36 (577 to 582 µs against 606 in 33 or 34, 619 in 30, 699 to 717 in 35, 37 or 38 and 766
         // in 32, which take 149 to 185 registers), 64-bit keys in 30 (1,108 to 1,114 µs against 1,142 in 29,
         // 1,154 in 26, 1,156 in 28 and 1,318 to 1,347 in 31 or 32); float and int32 keys alike as uint32 (414
-        // to 417 µs) (docs/architecture.md). Other keys keep 28 (not timed so)
+        // to 417 µs), int64 keys as uint64 (1,119 to 1,124 µs); double keys in 28 (wide_keys above). Other keys
+        // keep 28 (not timed so) (docs/architecture.md)
         policy.group_size = 256;
         if (narrow_keys)
             policy.items = 38;
@@ -246,11 +251,11 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const bool shuffle = tuning_switch("CLALGO_SORT_SHUFFLE_SCAN").value_or(true);  // checked on every onesweep device
     policy.shuffle_scan = policy.match_rank && shuffle;
     // on an H100, 2^14 keys sorted fastest in tiles of 8 keys a work-item, 2^16 to 2^20 in tiles of 16, from 2^22
-    // on in tiles of 28 (docs/architecture.md): tiers up to 2^15 and 2^21 keys; 64-bit integer keys up to 2^22 in
-    // tiles of 20 (at 2^22 447 to 452 µs against 464 to 467 in their tiles of 28; 32-bit keys and pairs were
-    // slower in tiles of 16, 20 or 24 there)
+    // on in tiles of 28 (docs/architecture.md): tiers up to 2^15 and 2^21 keys; 64-bit integer keys (and double
+    // keys alone: wide_keys) up to 2^22 in tiles of 20 (at 2^22 447 to 452 µs against 464 to 467 in their tiles of
+    // 28; 32-bit keys and pairs were slower in tiles of 16, 20 or 24 there)
     if (device == DeviceClass::nvidia_gpu) policy.tiers = {{8, std::uint64_t(1) << 15}, {16, std::uint64_t(1) << 21}};
-    if (device == DeviceClass::nvidia_gpu && key_size == 8 && !floating_keys) policy.tiers.push_back({20, std::uint64_t(1) << 22});
+    if (device == DeviceClass::nvidia_gpu && wide_keys) policy.tiers.push_back({20, std::uint64_t(1) << 22});
     if (auto tiers = radix_tiers_variable("CLALGO_SORT_TIERS")) policy.tiers = *tiers;
     if (auto values = tuning_choice("CLALGO_SORT_VALUES", {"exchange", "late", "gather"})) {
         policy.value_exchange = *values != "gather";
@@ -280,15 +285,16 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // pairs at 2^24 597 to 602 against 612, argsort 609 to 610 against 621 to 628, uint32 keys with uint64 values
     // 749 against 771 to 772; but 32-bit keys alone 431 to 435 against 426 to 427 (2^28: 5,778 to 5,794 against
     // 5,743 to 5,747) and the tiers' tiles of pairs at 2^20 75.3 to 75.7 against 73.6 to 73.8, which keep tests.
-    // Other keys (float and double keys, 64-bit keys with values) were not timed so and keep the tests
+    // Double keys alone take them as 64-bit integer keys do (wide_keys); float keys with values and 64-bit keys with
+    // values were not timed so and keep the tests
     const auto full_writes = tuning_switch("CLALGO_SORT_FULL_TILE_WRITES");
-    const bool full_writes_timed = !floating_keys && (value_size > 0 ? key_size <= 4 : key_size == 8);
+    const bool full_writes_timed = value_size > 0 ? key_size <= 4 && !floating_keys : key_size == 8;
     policy.full_tile_writes = full_writes.value_or(device == DeviceClass::nvidia_gpu && full_writes_timed);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
     const auto keys_before = tuning_switch("CLALGO_SORT_KEYS_BEFORE_LOOK_BACK");
-    policy.forms.keys_before_look_back = keys_before.value_or(ranked_as_keys || (key_size == 8 && !floating_keys));
+    policy.forms.keys_before_look_back = keys_before.value_or(ranked_as_keys || wide_keys);
     policy.small_forms.keys_before_look_back = keys_before.value_or(false);
     // 64-bit keys in halves: a tile holds 28 of them, not 19
     policy.split_keys = key_size == 8 && tuning_switch("CLALGO_SORT_SPLIT_KEYS").value_or(device == DeviceClass::nvidia_gpu);
