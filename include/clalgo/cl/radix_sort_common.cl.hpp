@@ -1,10 +1,10 @@
 // OpenCL C shared by the radix sort's algorithms: keys as ordered unsigned bits, their digits, the values a pass
 // reads (or makes, for argsort), and an exclusive scan of 256 per-digit values by a work-group (in local memory, or
 // on NVIDIA by warp shuffles).
-//   ordered bits: integer keys XOR `flip`, which holds the sign bit for signed keys (and all ones for descending
-//   order: RadixSortKernel), so that signed keys take the instructions of unsigned ones; floating-point ones with
-//   the sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with the
-//   sign bit clear after +inf, those with it set before -inf), then XOR `flip`. clalgo_key_of_bits undoes it.
+//   ordered bits: integer keys XOR `flip`, which is all ones for descending order, XOR-ed with the sign bit for
+//   signed keys (RadixSortKernel), so that signed keys take the instructions of unsigned ones; floating-point keys
+//   with the sign bit flipped where it is clear and every bit flipped where it is set (so -0.0 < +0.0, NaNs with
+//   the sign bit clear after +inf, those with it set before -inf), then XOR `flip`. clalgo_key_of_bits undoes it.
 #pragma once
 
 namespace clalgo::detail::cl_source {

@@ -310,7 +310,7 @@ private:
         const bool values_in_place = values_in && same_place(*values_in, *values_out);
         if (n == 0 || ((n == 1 || options.begin_bit == end_bit) && in_place && (!values_out || values_in_place)))
             return detail::marker(queue, wait);
-        // the XOR that orders the keys' bits: all ones for descending order, and a signed key's sign bit
+        // the XOR that orders the keys' bits: all ones for descending order, XOR-ed with a signed key's sign bit
         // (cl/radix_sort_common.cl.hpp)
         cl_ulong flip = options.descending ? ~cl_ulong(0) >> (64 - width) : 0;
         if (detail::RadixKey<Key>::kind == 1) flip ^= cl_ulong(1) << (width - 1);

@@ -198,9 +198,10 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // keys of up to 32 bits without values (integer or float): the form measured fastest for them
     // (docs/architecture.md)
     const bool narrow_keys = key_size <= 4 && value_size == 0;
-    // 64-bit keys alone or 64-bit integer keys with values: the forms measured fastest for uint64 keys (double keys
-    // alone too: on an H200 at 2^24 1,173 to 1,181 µs against 1,248 to 1,255 in their own, at 2^26 4,138 to 4,159
-    // against 4,460 to 4,478, at 2^22 393 to 394 against 434; in tiles of 30 they took 1,348 µs at 2^24)
+    // 64-bit keys alone or 64-bit integer keys with values (not double keys with values): the forms measured
+    // fastest for uint64 keys (double keys alone too: on an H200, doubles in [-1, 1), at 2^24 1,173 to 1,181 µs
+    // against 1,248 to 1,255 in their own, at 2^26 4,138 to 4,159 against 4,460 to 4,478, at 2^22 393 to 394
+    // against 434; in tiles of 30 they took 1,348 µs at 2^24)
     const bool wide_keys = key_size == 8 && (value_size == 0 || !floating_keys);
     if (device == DeviceClass::nvidia_gpu) {
         // groups of 256 (fewer keys a work-item where local memory runs short). Each tile as large as NVIDIA's
@@ -285,7 +286,7 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // pairs at 2^24 597 to 602 against 612, argsort 609 to 610 against 621 to 628, uint32 keys with uint64 values
     // 749 against 771 to 772; but 32-bit keys alone 431 to 435 against 426 to 427 (2^28: 5,778 to 5,794 against
     // 5,743 to 5,747) and the tiers' tiles of pairs at 2^20 75.3 to 75.7 against 73.6 to 73.8, which keep tests.
-    // Double keys alone take them as 64-bit integer keys do (wide_keys); float keys with values and 64-bit keys with
+    // Double keys alone take them as 64-bit integer keys alone do; float keys with values and 64-bit keys with
     // values were not timed so and keep the tests
     const auto full_writes = tuning_switch("CLALGO_SORT_FULL_TILE_WRITES");
     const bool full_writes_timed = value_size > 0 ? key_size <= 4 && !floating_keys : key_size == 8;
