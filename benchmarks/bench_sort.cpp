@@ -54,6 +54,12 @@ const clalgo_bench::Input<T>& random_keys(std::size_t n) {
     return clalgo_bench::cached_input<T>(n, 77, [](std::size_t size) { return clalgo_bench::random_bits<T>(size); });
 }
 
+/// n floating-point keys uniformly random in [-1, 1).
+template <class T>
+const clalgo_bench::Input<T>& unit_keys(std::size_t n) {
+    return clalgo_bench::input<T>(n, 5);
+}
+
 /// n keys uniformly random over their low `bits` bits.
 template <class T>
 const clalgo_bench::Input<T>& random_low_bits(std::size_t n, int bits) {
@@ -157,9 +163,7 @@ void register_all() {
         register_pairs<std::uint32_t>("uint32_pairs", n);
         register_keys<std::uint64_t>("uint64", n);
         register_clalgo_keys<std::int32_t>("int32_keys", n, random_keys<std::int32_t>);
-        register_clalgo_keys<float>("float_keys", n, [](std::size_t size) -> const clalgo_bench::Input<float>& {
-            return clalgo_bench::input<float>(size, 5);
-        });
+        register_clalgo_keys<float>("float_keys", n, unit_keys<float>);
         register_clalgo_keys<std::uint32_t>("uint32_keys_descending", n, random_keys<std::uint32_t>, {true});
         register_clalgo_keys<std::uint32_t>("uint32_keys_20_bits", n, [](std::size_t size) -> const clalgo_bench::Input<std::uint32_t>& {
             return random_low_bits<std::uint32_t>(size, 20);
@@ -167,10 +171,7 @@ void register_all() {
         register_argsort(n);
         register_pairs<std::uint64_t>("uint32_keys_uint64_values", n);
         register_clalgo_keys<std::int64_t>("int64_keys", n, random_keys<std::int64_t>);
-        if (queue().info().has_fp64)
-            register_clalgo_keys<double>("double_keys", n, [](std::size_t size) -> const clalgo_bench::Input<double>& {
-                return clalgo_bench::input<double>(size, 5);
-            });
+        if (queue().info().has_fp64) register_clalgo_keys<double>("double_keys", n, unit_keys<double>);
         register_clalgo_keys<std::uint16_t>("uint16_keys", n, random_keys<std::uint16_t>);
         register_clalgo_keys<std::uint8_t>("uint8_keys", n, random_keys<std::uint8_t>);
     }
