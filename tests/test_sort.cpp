@@ -599,6 +599,11 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_FALSE(policy.full_tile_writes || floats.full_tile_writes || float_pairs.full_tile_writes);
     EXPECT_FALSE(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).full_tile_writes);
     EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, pairs, 4, 4, 4).full_tile_writes);
+    // each digit's place in 64 bits for 64-bit integer keys alone or with values, in 32 bits for the others
+    const auto wide_pairs = clalgo::detail::radix_sort_policy(nvidia, 8, 8, SortAlgorithm::automatic);
+    EXPECT_TRUE(wide.wide_places && wide_pairs.wide_places);
+    EXPECT_FALSE(policy.wide_places || pairs.wide_places || wide_values.wide_places || floats.wide_places ||
+                 doubles.wide_places || float_pairs.wide_places);
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
     {
@@ -743,6 +748,29 @@ TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
             check_pairs(wide_pairs, random_keys<std::uint64_t>(n, n + 2), {}, what + " 64-bit pairs");
             check_argsort(wide_pairs, random_keys<std::uint64_t>(n, n + 3, 1000), {false, 0, 40}, what + " argsort");
         }
+    }
+}
+
+TEST(Sort, OnesweepHoldsEachDigitsPlaceInThirtyTwoOrSixtyFourBits) {
+    // CLALGO_SORT_WIDE_PLACES: each digit's place in the output in 32 bits (the default but for 64-bit integer keys)
+    // or in 64 bits (inputs of more than 2^32 keys take a program of their own built so: the test of them below)
+    for (const char* wide : {"0", "1"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SORT_WIDE_PLACES", wide);
+        clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep, true);
+        clalgo::RadixSortKernel<std::uint64_t, std::int64_t> wide_pairs(context(), SortAlgorithm::onesweep);
+        EXPECT_TRUE(clalgo_test::contains(pairs.source(), std::string("#define CLALGO_WIDE_PLACES ") + wide));
+        const std::size_t tile = keys_only.tile();
+        for (std::size_t n : {tile + 1, 3 * tile, 5 * tile + 7, std::size_t(40009)}) {
+            const std::string what = std::string("wide places ") + wide + ", n=" + std::to_string(n);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, 7 * n), {}, what);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, 7 * n + 1, 20), {true}, what + " descending");
+            check_pairs(pairs, random_keys<std::int32_t>(n, 7 * n + 2, 100), {}, what + " pairs");
+            check_argsort(pairs, random_keys<std::int32_t>(n, 7 * n + 3, 1000), {true}, what + " argsort");
+            check_pairs(wide_pairs, random_keys<std::uint64_t>(n, 7 * n + 4), {}, what + " 64-bit pairs");
+        }
+        const auto built = keys_only.built_programs();
+        EXPECT_EQ(std::count(built.begin(), built.end(), "passes with wide places"), 0) << "2^32 keys or fewer";
     }
 }
 
@@ -1028,28 +1056,61 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
     EXPECT_EQ(keys.to_host(queue()), (std::vector<std::uint32_t>{3, 1, 2}));
 }
 
-// More keys than a 32-bit index reaches, where the device holds them (GPUs with a few GiB free; skipped elsewhere,
-// where it would only be slow): counts of every value and order checked on the host.
-TEST(Sort, MoreThan2To31ByteKeysWhereTheDeviceHoldsThem) {
-    const std::uint64_t n = (std::uint64_t(1) << 31) + 4099;
+// More keys than 32 bits count, where the device holds them (GPUs with a few GiB free; skipped elsewhere, where it
+// would only be slow): 2^32 + 4099 one-byte keys, whose places need the passes' program with 64-bit places, then the
+// first 2^32 of them (the most whose places fit 32 bits) as a view; counts of every value and order checked on the
+// host, and the keys past the view left as they were.
+TEST(Sort, MoreThan2To32ByteKeysWhereTheDeviceHoldsThem) {
+    const std::uint64_t most = std::uint64_t(1) << 32, n = most + 4099;
     const auto& info = queue().info();
     if (!info.is_gpu || info.max_allocation_bytes < n || info.global_memory_bytes < 4 * n)
-        GTEST_SKIP() << "needs a GPU that holds 4 x 2^31 bytes";
+        GTEST_SKIP() << "needs a GPU that holds 4 x 2^32 bytes";
     std::vector<std::uint8_t> keys(n);
-    std::uint64_t state = 1;
-    std::vector<std::uint64_t> counts(256, 0);
-    for (auto& key : keys) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        key = std::uint8_t(state >> 56);
-        ++counts[key];
+    std::vector<std::uint64_t> counts(256), head_counts(256);
+    auto make = [&] {
+        std::uint64_t state = 1;
+        std::fill(counts.begin(), counts.end(), 0);
+        std::fill(head_counts.begin(), head_counts.end(), 0);
+        for (std::uint64_t k = 0; k < n; ++k) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            keys[k] = std::uint8_t(state >> 56);
+            ++counts[keys[k]];
+            if (k < most) ++head_counts[keys[k]];
+        }
+    };
+    clalgo::RadixSortKernel<std::uint8_t> sorter(context());
+    auto built = [&](const std::string& program) {
+        const auto programs = sorter.built_programs();
+        return std::find(programs.begin(), programs.end(), program) != programs.end();
+    };
+    make();
+    {
+        auto device = clalgo::to_device(queue(), keys);
+        sorter(queue(), device.view(), {true});
+        device.read(queue(), keys.data());
     }
-    auto device = clalgo::to_device(queue(), keys);
-    clalgo::sort(queue(), device.view(), {true});
-    device.read(queue(), keys.data());
     std::uint64_t at = 0;
     for (int value = 255; value >= 0; --value)
         for (std::uint64_t k = 0; k < counts[value]; ++k, ++at)
-            ASSERT_EQ(keys[at], value) << "at " << at;
+            ASSERT_EQ(keys[at], value) << "all keys, at " << at;
+    if (sorter.algorithm() == SortAlgorithm::onesweep) {
+        EXPECT_TRUE(built("passes with wide places"));
+    }
+    make();
+    const std::vector<std::uint8_t> tail(keys.begin() + most, keys.end());
+    {
+        auto device = clalgo::to_device(queue(), keys);
+        sorter(queue(), device.view(0, most));
+        device.read(queue(), keys.data());
+    }
+    at = 0;
+    for (int value = 0; value < 256; ++value)
+        for (std::uint64_t k = 0; k < head_counts[value]; ++k, ++at)
+            ASSERT_EQ(keys[at], value) << "the first 2^32 keys, at " << at;
+    EXPECT_TRUE(std::equal(tail.begin(), tail.end(), keys.begin() + most)) << "the keys past the view";
+    if (sorter.algorithm() == SortAlgorithm::onesweep) {
+        EXPECT_TRUE(built("passes"));
+    }
 }
 
 TEST(Sort, DocumentedExample) {
@@ -1165,6 +1226,12 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
             clalgo::detail::radix_sort_policy(cpu, 8, 4, SortAlgorithm::onesweep);
         }), "CLALGO_SORT_FULL_TILE_WRITES='always'"));
+    }
+    {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_WIDE_PLACES", "sometimes");
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
+        }), "CLALGO_SORT_WIDE_PLACES='sometimes'"));
     }
     {
         clalgo_test::ScopedVariable bad("CLALGO_SORT_RANK", "fast");

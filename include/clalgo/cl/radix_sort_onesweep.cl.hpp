@@ -46,6 +46,14 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_COUNTERS_APART ${counters_apart}
 /* the group's scans by warp shuffles (NVIDIA's inline PTX) */
 #define CLALGO_SHUFFLE_SCAN ${shuffle_scan}
+/* each digit's place in the output in 64 bits, as inputs of more than 2^32 keys need; else in 32 bits, which take
+   fewer instructions a write */
+#define CLALGO_WIDE_PLACES ${wide_places}
+#if CLALGO_WIDE_PLACES
+typedef ulong clalgo_place_t;
+#else
+typedef uint clalgo_place_t;
+#endif
 /* the program of the one-tile sort (cl/radix_sort_tile.cl.hpp), not of the passes */
 #define CLALGO_ONE_TILE ${tile_program}
 #if ${nvidia}
@@ -196,10 +204,12 @@ inline void clalgo_publish_counts(uint tile, uint valid, uint mask, uint epoch, 
 }
 
 /* One work-item per digit adds up the counts of the tiles before this one (their early counts, or their inclusive
-   sums where published) and publishes the inclusive sum; places[d] becomes where the tile's keys of digit d go,
-   less their place in the tile */
+   sums where published) and publishes the inclusive sum; tile_places[d] becomes where the tile's keys of digit d
+   go, less their place in the tile (tile_places may be places, or tile_counts: each is read only by the work-item
+   of its digit, before it writes there) */
 inline void clalgo_look_back(uint tile, uint valid, uint mask, uint epoch, __global ulong *status,
-                             __local uint *tile_counts, __local ulong *tile_starts, __local ulong *places)
+                             __local uint *tile_counts, __local ulong *tile_starts, __local ulong *places,
+                             __local clalgo_place_t *tile_places)
 {
     const ulong tag = (ulong)epoch << CLALGO_EPOCH_SHIFT;
     for (uint d = get_local_id(0); d < CLALGO_RADIX; d += CLALGO_GROUP_SIZE) {
@@ -233,7 +243,7 @@ inline void clalgo_look_back(uint tile, uint valid, uint mask, uint epoch, __glo
             atom_xchg((volatile __global ulong *)(status + (ulong)tile * CLALGO_RADIX + d),
                       tag | (CLALGO_INCLUSIVE << CLALGO_KIND_SHIFT) | (before + count));
         }
-        places[d] = places[d] + before - tile_starts[d];
+        tile_places[d] = (clalgo_place_t)(places[d] + before - tile_starts[d]);
     }
 }
 
@@ -267,17 +277,17 @@ inline void clalgo_exchange_keys(const clalgo_bits_t *keys, const uint *ranked, 
    digit order, to its place in the output; returns its digit. With CLALGO_SPLIT_KEYS the low halves are in
    registers, in place order (lows), the high halves in local memory. */
 inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, const uint j, const uint p,
-                             __global clalgo_key_t *keys_out, __local const ulong *places, const uint shift,
+                             __global clalgo_key_t *keys_out, __local const clalgo_place_t *places, const uint shift,
                              const uint mask, const clalgo_bits_t flip)
 {
 #if CLALGO_SPLIT_KEYS
     const clalgo_bits_t bits = ((ulong)((__local const uint *)exchange)[p] << 32) | lows[j];
     const uint digit = (uint)(clalgo_order_bits(bits, flip) >> shift) & mask;
-    keys_out[(long)places[digit] + p] = as_${key_type}(bits);
+    keys_out[places[digit] + p] = as_${key_type}(bits);
 #else
     const clalgo_bits_t bits = ((__local const clalgo_bits_t *)exchange)[p];
     const uint digit = (uint)(bits >> shift) & mask;
-    keys_out[(long)places[digit] + p] = clalgo_key_of_bits(bits, flip);
+    keys_out[places[digit] + p] = clalgo_key_of_bits(bits, flip);
 #endif
     return digit;
 }
@@ -291,7 +301,7 @@ inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, co
 /* The tile's keys to their places (neighbouring work-items write neighbouring places). With values, each place's
    digit kept for the values' writes: in registers, four to a word (digits), or in local memory (tile_digits). */
 inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, __global clalgo_key_t *keys_out,
-                              __local const ulong *places, const uint shift, const uint mask, const clalgo_bits_t flip,
+                              __local const clalgo_place_t *places, const uint shift, const uint mask, const clalgo_bits_t flip,
                               const uint valid, const bool full, uint *digits, __local uchar *tile_digits)
 {
 #if CLALGO_UNROLLED_WRITES
@@ -316,7 +326,7 @@ inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, _
 #if CLALGO_HAS_VALUES && CLALGO_VALUE_EXCHANGE
 /* The tile's values from local memory, in digit order, to the places of their keys (clalgo_write_keys) */
 inline void clalgo_write_values(__local const ulong *exchange, __global clalgo_sort_value_t *values_out,
-                                __local const ulong *places, const uint valid, const bool full, const uint *digits,
+                                __local const clalgo_place_t *places, const uint valid, const bool full, const uint *digits,
                                 __local const uchar *tile_digits)
 {
     __local const clalgo_sort_value_t *tile_values = (__local const clalgo_sort_value_t *)exchange;
@@ -334,7 +344,7 @@ inline void clalgo_write_values(__local const ulong *exchange, __global clalgo_s
 #else
         const uint digit = tile_digits[p];
 #endif
-        values_out[(long)places[digit] + p] = tile_values[p];
+        values_out[places[digit] + p] = tile_values[p];
     }
 }
 #endif
@@ -365,8 +375,8 @@ void clalgo_radix_onesweep(${onesweep_signature})
     __local ulong exchange[CLALGO_EXCHANGE_WORDS] __attribute__((aligned(128)));
     __local uint tile_counts[CLALGO_RADIX];
     __local ulong tile_starts[CLALGO_RADIX];
-    /* first where each digit starts in the output; after the look-back, where the tile's keys of each digit go,
-       less their place in the tile */
+    /* where each digit starts in the output; the look-back turns it into where the tile's keys of each digit go,
+       less their place in the tile (tile_places) */
     __local ulong places[CLALGO_RADIX];
     __local ulong sums[CLALGO_GROUP_SIZE];
     __local uint shared_tile;
@@ -429,7 +439,13 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #if CLALGO_KEYS_BEFORE_LOOK_BACK
     clalgo_exchange_keys(keys, ranked, exchange, lows);
 #endif
-    clalgo_look_back(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts, tile_starts, places);
+#if CLALGO_WIDE_PLACES
+    __local clalgo_place_t *tile_places = places;
+#else
+    __local clalgo_place_t *tile_places = tile_counts;  /* each digit's count is spent by the look-back */
+#endif
+    clalgo_look_back(tile, valid, clalgo_mask, clalgo_epoch, clalgo_status, tile_counts, tile_starts, places,
+                     tile_places);
 #if !CLALGO_KEYS_BEFORE_LOOK_BACK
     clalgo_exchange_keys(keys, ranked, exchange, lows);
 #endif
@@ -454,11 +470,11 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #endif
 #if CLALGO_FULL_TILE_WRITES
     if (valid == CLALGO_TILE)  /* every tile but the last */
-        clalgo_write_keys(exchange, lows, clalgo_keys_out, places, clalgo_shift, clalgo_mask, flip, valid, true,
+        clalgo_write_keys(exchange, lows, clalgo_keys_out, tile_places, clalgo_shift, clalgo_mask, flip, valid, true,
                           digits, tile_digits);
     else
 #endif
-        clalgo_write_keys(exchange, lows, clalgo_keys_out, places, clalgo_shift, clalgo_mask, flip, valid, false,
+        clalgo_write_keys(exchange, lows, clalgo_keys_out, tile_places, clalgo_shift, clalgo_mask, flip, valid, false,
                           digits, tile_digits);
 #if CLALGO_HAS_VALUES
     /* then the values the same way, through the same local memory */
@@ -476,10 +492,10 @@ void clalgo_radix_onesweep(${onesweep_signature})
     barrier(CLK_LOCAL_MEM_FENCE);
 #if CLALGO_FULL_TILE_WRITES
     if (valid == CLALGO_TILE)
-        clalgo_write_values(exchange, clalgo_values_out, places, valid, true, digits, tile_digits);
+        clalgo_write_values(exchange, clalgo_values_out, tile_places, valid, true, digits, tile_digits);
     else
 #endif
-        clalgo_write_values(exchange, clalgo_values_out, places, valid, false, digits, tile_digits);
+        clalgo_write_values(exchange, clalgo_values_out, tile_places, valid, false, digits, tile_digits);
 #else
     __local ushort *tile_items = (__local ushort *)exchange;
 #pragma unroll
@@ -487,7 +503,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
         tile_items[ranked[j]] = (ushort)CLALGO_ITEM(j);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint p = lid; p < valid; p += CLALGO_GROUP_SIZE)
-        clalgo_values_out[(long)places[tile_digits[p]] + p] = CLALGO_VALUE_IN(tile_first + tile_items[p]);
+        clalgo_values_out[tile_places[tile_digits[p]] + p] = CLALGO_VALUE_IN(tile_first + tile_items[p]);
 #endif
 #endif
 }

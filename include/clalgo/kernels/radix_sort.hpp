@@ -106,6 +106,7 @@ public:
                 detail::KernelProgram::BuildTime::first_call);
         };
         program_ = program("radix_sort", false, [](const Shapes& shapes) { return shapes.policy; });
+        wide_program_ = program("radix_sort_wide", false, [](const Shapes& shapes) { return shapes.wide; });
         for (std::size_t tier = 1; tier <= tier_count; ++tier)
             tier_programs_.push_back(program("radix_sort_tier", false, [&](const Shapes& shapes) {
                 return tier < shapes.passes.size() ? shapes.passes[tier] : shapes.policy;
@@ -170,11 +171,12 @@ public:
     /// What the compiler said building those passes for a device (warnings; often nothing; empty until a call
     /// has needed them there).
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
-    /// The programs compiled so far for a device, in the order passes, tiers, one-tile sorts: "passes",
-    /// "passes in tier t" (t from 1), "one tile of K keys". For diagnostics and tests: which program a call took.
+    /// The programs compiled so far for a device, in the order passes, tiers, one-tile sorts: "passes", "passes
+    /// with wide places" (inputs of more than 2^32 keys), "passes in tier t" (t from 1), "one tile of K keys". For diagnostics and tests: which program a call took.
     std::vector<std::string> built_programs(std::size_t device_index = 0) const {
         std::vector<std::string> built;
         if (program_.built(device_index)) built.push_back("passes");
+        if (wide_program_.built(device_index)) built.push_back("passes with wide places");
         for (std::size_t t = 0; t < tier_programs_.size(); ++t)
             if (tier_programs_[t].built(device_index)) built.push_back("passes in tier " + std::to_string(t + 1));
         for (std::size_t k = 0; k < tile_programs_.size(); ++k)
@@ -203,18 +205,21 @@ private:
         detail::RadixSortPolicy policy;
         std::vector<detail::RadixSortPolicy> passes;  ///< [t]: the passes of tier t (0: the policy's own tiles)
         std::vector<detail::RadixSortPolicy> tiles;   ///< [k]: the one-tile sort of policy.one_tile_keys(k) keys
+        detail::RadixSortPolicy wide;                 ///< the policy's passes with places in 64 bits (more keys)
     };
 
     Shapes shapes_for(const DeviceInfo& info) const {
         const std::size_t value_size = has_values ? sizeof(ValueType) : 0;
         Shapes shapes{detail::radix_sort_policy(info, sizeof(Key), value_size, requested_, detail::tuned_values(info),
-                                                std::is_floating_point_v<Key>), {}, {}};
+                                                std::is_floating_point_v<Key>), {}, {}, {}};
         for (std::size_t tier = 0; tier <= shapes.policy.tiers.size(); ++tier)
             shapes.passes.push_back(shapes.policy.with_tier(tier));
         for (std::size_t k = 0; shapes.policy.algorithm == SortAlgorithm::onesweep; ++k) {
             shapes.tiles.push_back(detail::radix_tile_policy(info, shapes.policy, k, sizeof(Key), value_size));
             if (shapes.policy.one_tile_keys(k) >= shapes.policy.tile()) break;
         }
+        shapes.wide = shapes.passes[0];
+        shapes.wide.wide_places = true;
         return shapes;
     }
 
@@ -325,8 +330,13 @@ private:
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
-        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue) : tier > 0 ? tier_programs_.at(tier - 1).on(queue)
-                                                                                : program_.on(queue);
+        // past 2^32 keys the places in the output need 64 bits: the passes built so (tiers never take such inputs)
+        const bool wide = policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
+                          n > detail::RadixSortPolicy::narrow_places_max && !policy.wide_places;
+        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue)
+                   : tier > 0 ? tier_programs_.at(tier - 1).on(queue)
+                   : wide ? wide_program_.on(queue)
+                          : program_.on(queue);
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
@@ -502,10 +512,12 @@ private:
     friend struct detail::ContextCache;
     void release_context() noexcept {
         program_.release_context();
+        wide_program_.release_context();
         for (auto& tier_program : tier_programs_) tier_program.release_context();
         for (auto& tile_program : tile_programs_) tile_program.release_context();
     }
     detail::KernelProgram program_;                    ///< the passes over more than one tile
+    detail::KernelProgram wide_program_;               ///< the same over more than 2^32 keys (places in 64 bits)
     std::vector<detail::KernelProgram> tier_programs_; ///< [t]: the passes in the tiles of a policy's tier t
 
     std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of group_size x 2^k keys (at most the policy's)

@@ -66,6 +66,10 @@ struct RadixSortPolicy {
     /// onesweep: a full tile's keys and values written by loops unrolled over a work-item's places with no test of
     /// the tile's end (the last tile, and tiles without this, test each place)
     bool full_tile_writes = false;
+    /// onesweep: each digit's place in the output in 64 bits (CLALGO_SORT_WIDE_PLACES); else in 32 bits, which
+    /// hold the places of at most narrow_places_max keys (RadixSortKernel takes the wide form past them)
+    bool wide_places = false;
+    static constexpr std::uint64_t narrow_places_max = std::uint64_t(1) << 32;
     /// The forms for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
     /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
     /// keys by 18 %): the variables' choices where they are set, else ballots, warp barriers, keys after the
@@ -291,6 +295,13 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     const auto full_writes = tuning_switch("CLALGO_SORT_FULL_TILE_WRITES");
     const bool full_writes_timed = value_size > 0 ? key_size <= 4 && !floating_keys : key_size == 8;
     policy.full_tile_writes = full_writes.value_or(device == DeviceClass::nvidia_gpu && full_writes_timed);
+    // each digit's place in the output in 32 bits (RadixSortKernel takes 64 bits past 2^32 keys), which spares
+    // the writes the high halves of their sums: on an H200 (one command, two rounds, alternately) pairs at 2^24 in
+    // 568 to 569 µs against 577 to 578 in 64 bits, at 2^26 1,945 to 1,956 against 2,052 to 2,055, at 2^28 7,406
+    // to 7,440 against 7,864 to 7,911, argsort at 2^26 2,004 to 2,011 against 2,102 to 2,104; 32-bit keys alone and
+    // double keys as fast either way. 64-bit integer keys in tiles of 30 took 180 registers so (one group an SM;
+    // 1,348 µs at 2^24 against 1,110) and keep 64 bits, with values too (not timed so)
+    policy.wide_places = tuning_switch("CLALGO_SORT_WIDE_PLACES").value_or(key_size == 8 && !floating_keys);
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
