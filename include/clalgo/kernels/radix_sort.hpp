@@ -2,7 +2,8 @@
 // double), in place, ascending or descending, over a range of the key's bits, optionally moving values of any
 // type (registered structs included) with their keys. Made once per context; each program is compiled at the
 // first call that needs it (on GPUs: the onesweep passes, the same in smaller tiles for each tier of smaller
-// inputs, or the one-tile sort of the input's size class); each call is asynchronous.
+// inputs, the same with 64-bit places past 2^32 keys, or the one-tile sort of the input's size class); each call
+// is asynchronous.
 //   clalgo::RadixSortKernel<std::uint32_t> sort_keys(ctx);
 //   sort_keys(q, keys);                                        // ascending, every bit
 //   clalgo::RadixSortKernel<float, std::int64_t> sort_pairs(ctx);
