@@ -173,7 +173,8 @@ public:
     /// has needed them there).
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
     /// The programs compiled so far for a device, in the order passes, tiers, one-tile sorts: "passes", "passes
-    /// with wide places" (inputs of more than 2^32 keys), "passes in tier t" (t from 1), "one tile of K keys". For diagnostics and tests: which program a call took.
+    /// with wide places" (inputs of more than 2^32 keys), "passes in tier t" (t from 1), "one tile of K keys".
+    /// For diagnostics and tests: which program a call took.
     std::vector<std::string> built_programs(std::size_t device_index = 0) const {
         std::vector<std::string> built;
         if (program_.built(device_index)) built.push_back("passes");
