@@ -604,6 +604,12 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_TRUE(wide.wide_places && wide_pairs.wide_places);
     EXPECT_FALSE(policy.wide_places || pairs.wide_places || wide_values.wide_places || floats.wide_places ||
                  doubles.wide_places || float_pairs.wide_places);
+    {  // past 2^32 keys no tier takes an input, whatever the variable asks: only the policy's passes widen places
+        clalgo_test::ScopedVariable far("CLALGO_SORT_TIERS", "16:8589934592");
+        const auto tiered = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
+        EXPECT_EQ(tiered.tier_of(std::uint64_t(1) << 32), 1u);
+        EXPECT_EQ(tiered.tier_of((std::uint64_t(1) << 32) + 1), 0u);
+    }
     // a group of 512 cannot hold the atomic match's words (3 KiB a warp) beside even one key a work-item: it keeps
     // its size and matches by ballots
     {
@@ -754,6 +760,7 @@ TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
 TEST(Sort, OnesweepHoldsEachDigitsPlaceInThirtyTwoOrSixtyFourBits) {
     // CLALGO_SORT_WIDE_PLACES: each digit's place in the output in 32 bits (the default but for 64-bit integer keys)
     // or in 64 bits (inputs of more than 2^32 keys take a program of their own built so: the test of them below)
+    clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");  // the policy's own tiles at every size
     for (const char* wide : {"0", "1"}) {
         clalgo_test::ScopedVariable variable("CLALGO_SORT_WIDE_PLACES", wide);
         clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);

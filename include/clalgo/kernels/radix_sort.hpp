@@ -220,7 +220,7 @@ private:
             shapes.tiles.push_back(detail::radix_tile_policy(info, shapes.policy, k, sizeof(Key), value_size));
             if (shapes.policy.one_tile_keys(k) >= shapes.policy.tile()) break;
         }
-        shapes.wide = shapes.passes[0];
+        shapes.wide = shapes.policy;  // as program_, with 64-bit places
         shapes.wide.wide_places = true;
         return shapes;
     }
@@ -332,7 +332,7 @@ private:
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
-        // past 2^32 keys the places in the output need 64 bits: the passes built so (tiers never take such inputs)
+        // past 2^32 keys the places in the output need 64 bits: the passes built so (no tier takes such inputs)
         const bool wide = policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
                           n > detail::RadixSortPolicy::narrow_places_max && !policy.wide_places;
         auto& on = one_tile ? tile_programs_.at(tile_size).on(queue)

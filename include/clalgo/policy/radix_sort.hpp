@@ -99,9 +99,10 @@ struct RadixSortPolicy {
 
     std::size_t tile() const { return group_size * items; }
 
-    /// The tier whose tiles the passes over n keys take: 1 + its index, or 0 for the policy's own tiles.
+    /// The tier whose tiles the passes over n keys take: 1 + its index, or 0 for the policy's own tiles (always
+    /// past narrow_places_max keys, whose places only the policy's own passes hold in 64 bits).
     std::size_t tier_of(std::uint64_t n) const {
-        if (algorithm != SortAlgorithm::onesweep || n <= tile()) return 0;
+        if (algorithm != SortAlgorithm::onesweep || n <= tile() || n > narrow_places_max) return 0;
         for (std::size_t t = 0; t < tiers.size(); ++t)
             if (n <= tiers[t].most_keys) return t + 1;
         return 0;
