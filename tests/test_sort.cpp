@@ -948,6 +948,34 @@ TEST(Sort, ArgsortOverFullOnesweepTilesSortsWrittenPositionsAsValues) {
     }
 }
 
+TEST(Sort, RadixSortOverFullOnesweepTilesSortsWrittenPositionsAsValues) {
+    // as argsort: onesweep forced in a context of its own, no smaller tiers; above one tile the order is written
+    // first and sorted as values, below it made by the first pass
+    clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep"), tiers("CLALGO_SORT_TIERS", "none");
+    clalgo::Context ctx(clalgo_test::context().device());
+    clalgo::Queue q(ctx);
+    clalgo::RadixSort<std::uint32_t> by_key(ctx, "const uint *k, const int *v, int *v_out", "k[i] >> 3", {"v"});
+    const std::size_t tile = clalgo::RadixSortKernel<std::uint32_t, std::int64_t>(ctx).tile();
+    for (std::size_t n : {tile - 1, tile + 1, 3 * tile + 7}) {
+        const auto keys = random_keys<std::uint32_t>(n, n + 13, 400);  // many equal keys: stability shows
+        std::vector<std::uint32_t> computed(n);
+        std::vector<std::int32_t> values(n);
+        for (std::size_t k = 0; k < n; ++k) computed[k] = keys[k] >> 3, values[k] = static_cast<std::int32_t>(k);
+        auto device_keys = clalgo::to_device(q, keys);
+        auto device_values = clalgo::to_device(q, values);
+        clalgo::Array<std::int32_t> out(q, n);
+        for (const SortOptions& options : {SortOptions{}, SortOptions{true}, SortOptions{false, 1, 5}}) {
+            by_key(q, options, device_keys, device_values, out);
+            const auto got = out.to_host(q);
+            const auto expected = expected_order(computed, options);
+            for (std::size_t k = 0; k < n; ++k)
+                ASSERT_EQ(got[k], static_cast<std::int32_t>(expected[k]))
+                    << "n=" << n << " k=" << k << " bits " << options.begin_bit << ".." << options.end_bit
+                    << (options.descending ? " descending" : "");
+        }
+    }
+}
+
 TEST(Sort, ArgsortLeavesTheKeysAndGivesTheStableOrder) {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(65537)}) {
         const auto keys = random_keys<double>(n, n + 3, 100);

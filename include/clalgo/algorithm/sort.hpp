@@ -122,7 +122,8 @@ public:
     /// A sort of the declared `arguments` by `key_expr`, writing each array of `sort_arg_names` to its `<name>_out`.
     RadixSort(const Context& context, const std::string& arguments, const std::string& key_expr,
               const std::vector<std::string>& sort_arg_names, const RadixSortOptions& options = {})
-        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context, true)) {
+        : sorter_(detail::cached_radix_sort<Key, std::int64_t>(context, true)),
+          pairs_(detail::cached_radix_sort<Key, std::int64_t>(context)) {
         const auto declared = parse_arguments(arguments);
         const std::string kernel = "RadixSort '" + options.name + "'";
         detail::reject_reserved_names(declared, {"i", "n", "sort_key", "sort_order"}, kernel);
@@ -174,7 +175,13 @@ public:
         const auto keys = scratch.keys.view(0, static_cast<std::size_t>(n));
         const auto order = scratch.order.view(0, static_cast<std::size_t>(n));
         (*keys_)(queue, arguments..., keys);
-        sorter_.argsort(queue, keys, keys, order, options);  // the first pass makes the order
+        if (pairs_.sorts_in_full_tiles(queue, static_cast<std::uint64_t>(n))) {
+            // as clalgo::argsort: in full onesweep tiles the order is written first and sorted as values
+            iota(queue, order, std::int64_t(0));
+            pairs_(queue, keys, order, options);
+        } else {
+            sorter_.argsort(queue, keys, keys, order, options);  // the first pass makes the order
+        }
         return (*gather_)(queue, arguments..., order);
     }
 
@@ -205,7 +212,8 @@ private:
         Array<std::int64_t> order;
         std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
     };
-    const RadixSortKernel<Key, std::int64_t>& sorter_;
+    const RadixSortKernel<Key, std::int64_t>& sorter_;  ///< makes the order in its first pass
+    const RadixSortKernel<Key, std::int64_t>& pairs_;   ///< sorts the order written first (full onesweep tiles)
     std::vector<ArgumentDeclaration> declared_;
     std::string kernel_;                                ///< "RadixSort '<name>'", for messages
     std::vector<std::pair<std::size_t, std::size_t>> sorted_;  ///< each sorted array and its `_out`, by position
