@@ -76,6 +76,27 @@ Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const Array
     return detail::cached_radix_sort<Key, Value>(queue.context())(queue, keys_in, keys_out, values_in, values_out, options, wait);
 }
 
+namespace detail {
+
+/// Sorts `keys` into `keys_out` (which may be `keys`) and writes into `order` where each sorted key was. In full
+/// onesweep tiles the choice between making a position and reading a value slows every pass (about 1.4 times on
+/// an H100): there the positions are written first and `pairs` sorts them as values, in place; in one tile or the
+/// smaller tiers `positions` (made with positions_in_first_pass) makes them in its first pass, which saves a
+/// launch and a write.
+template <class Key, class Index>
+void sort_positions(const RadixSortKernel<Key, Index>& pairs, const RadixSortKernel<Key, Index>& positions,
+                    const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Key>& keys_out,
+                    const ArrayView<Index>& order, const SortOptions& options, const WaitFor& wait = {}) {
+    if (pairs.sorts_in_full_tiles(queue, keys.size())) {
+        iota(queue, order, Index(0), wait);
+        pairs(queue, keys, keys_out, order, order, options);
+    } else {
+        positions.argsort(queue, keys, keys_out, order, options, wait);
+    }
+}
+
+}  // namespace detail
+
 /// The positions that sort `keys` (left as they are): keys[order[0]], keys[order[1]], ... is sorted, equal keys
 /// in their order. Index is std::int64_t by default; a narrower integer type must hold keys.size() - 1. A pair sort
 /// of the keys and their positions: as fast as sort_by_key with values of Index.
@@ -87,17 +108,9 @@ Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortO
     Array<Index> order(queue, keys.size(), detail::pooled_in_queue_order);
     if (keys.empty()) return order;
     Array<Key> sorted(queue, keys.size(), detail::pooled_in_queue_order);  // the passes' keys; given back once done
-    const auto& pairs = detail::cached_radix_sort<Key, Index>(queue.context());
-    if (pairs.sorts_in_full_tiles(queue, keys.size())) {
-        // in full onesweep tiles the choice between making a position and reading a value slows every pass (about
-        // 1.4 times on an H100): the positions are written first and sorted as values, in place
-        iota(queue, order.view(), Index(0), wait);
-        pairs(queue, keys, sorted.view(), order.view(), order.view(), options);
-    } else {
-        // one tile, or smaller tiers: the first pass makes the positions, which saves a launch and a write
-        detail::cached_radix_sort<Key, Index>(queue.context(), true)
-            .argsort(queue, keys, sorted.view(), order.view(), options, wait);
-    }
+    detail::sort_positions(detail::cached_radix_sort<Key, Index>(queue.context()),
+                           detail::cached_radix_sort<Key, Index>(queue.context(), true), queue, keys, sorted.view(),
+                           order.view(), options, wait);
     return order;
 }
 
@@ -175,13 +188,7 @@ public:
         const auto keys = scratch.keys.view(0, static_cast<std::size_t>(n));
         const auto order = scratch.order.view(0, static_cast<std::size_t>(n));
         (*keys_)(queue, arguments..., keys);
-        if (pairs_.sorts_in_full_tiles(queue, static_cast<std::uint64_t>(n))) {
-            // as clalgo::argsort: in full onesweep tiles the order is written first and sorted as values
-            iota(queue, order, std::int64_t(0));
-            pairs_(queue, keys, order, options);
-        } else {
-            sorter_.argsort(queue, keys, keys, order, options);  // the first pass makes the order
-        }
+        detail::sort_positions(pairs_, sorter_, queue, keys, keys, order, options);  // as clalgo::argsort
         return (*gather_)(queue, arguments..., order);
     }
 
@@ -212,7 +219,7 @@ private:
         Array<std::int64_t> order;
         std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
     };
-    const RadixSortKernel<Key, std::int64_t>& sorter_;  ///< makes the order in its first pass
+    const RadixSortKernel<Key, std::int64_t>& sorter_;  ///< makes the order in its first pass (detail::sort_positions)
     const RadixSortKernel<Key, std::int64_t>& pairs_;   ///< sorts the order written first (full onesweep tiles)
     std::vector<ArgumentDeclaration> declared_;
     std::string kernel_;                                ///< "RadixSort '<name>'", for messages

@@ -107,7 +107,11 @@ public:
                 detail::KernelProgram::BuildTime::first_call);
         };
         program_ = program("radix_sort", false, [](const Shapes& shapes) { return shapes.policy; });
-        wide_program_ = program("radix_sort_wide", false, [](const Shapes& shapes) { return shapes.wide; });
+        wide_program_ = program("radix_sort_wide", false, [](const Shapes& shapes) {
+            detail::RadixSortPolicy wide = shapes.policy;  // as program_, with 64-bit places
+            wide.wide_places = true;
+            return wide;
+        });
         for (std::size_t tier = 1; tier <= tier_count; ++tier)
             tier_programs_.push_back(program("radix_sort_tier", false, [&](const Shapes& shapes) {
                 return tier < shapes.passes.size() ? shapes.passes[tier] : shapes.policy;
@@ -207,21 +211,18 @@ private:
         detail::RadixSortPolicy policy;
         std::vector<detail::RadixSortPolicy> passes;  ///< [t]: the passes of tier t (0: the policy's own tiles)
         std::vector<detail::RadixSortPolicy> tiles;   ///< [k]: the one-tile sort of policy.one_tile_keys(k) keys
-        detail::RadixSortPolicy wide;                 ///< the policy's passes with places in 64 bits (more keys)
     };
 
     Shapes shapes_for(const DeviceInfo& info) const {
         const std::size_t value_size = has_values ? sizeof(ValueType) : 0;
         Shapes shapes{detail::radix_sort_policy(info, sizeof(Key), value_size, requested_, detail::tuned_values(info),
-                                                std::is_floating_point_v<Key>), {}, {}, {}};
+                                                std::is_floating_point_v<Key>), {}, {}};
         for (std::size_t tier = 0; tier <= shapes.policy.tiers.size(); ++tier)
             shapes.passes.push_back(shapes.policy.with_tier(tier));
         for (std::size_t k = 0; shapes.policy.algorithm == SortAlgorithm::onesweep; ++k) {
             shapes.tiles.push_back(detail::radix_tile_policy(info, shapes.policy, k, sizeof(Key), value_size));
             if (shapes.policy.one_tile_keys(k) >= shapes.policy.tile()) break;
         }
-        shapes.wide = shapes.policy;  // as program_, with 64-bit places
-        shapes.wide.wide_places = true;
         return shapes;
     }
 
