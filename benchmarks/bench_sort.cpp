@@ -140,8 +140,8 @@ void register_pairs(const std::string& name, std::int64_t n) {
     });
 }
 
-/// argsort of uint32 keys into 32-bit positions: a pair sort whose first pass makes the positions below full
-/// onesweep tiles (in full tiles the positions are written first and sorted as values).
+/// argsort of uint32 keys into 32-bit positions: a pair sort whose first pass makes the positions rather than
+/// reading them.
 void register_argsort(std::int64_t n) {
     clalgo_bench::register_device("sort/clalgo_uint32_argsort/" + std::to_string(n), [=](benchmark::State& state) {
         const auto& keys = random_keys<std::uint32_t>(n);

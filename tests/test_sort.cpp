@@ -274,11 +274,9 @@ void expect_one_pass_per_byte(SortAlgorithm algorithm) {
     // the free functions add nothing either
     EXPECT_EQ(kernels_launched_by([&] { clalgo::sort(queue(), keys.view(), sorted.view()); }),
               kernels_for(automatic.algorithm(), bytes)) << "clalgo::sort";
-    // clalgo::argsort over full onesweep tiles writes the positions first (one launch more)
-    const clalgo::RadixSortKernel<Key, std::int64_t> automatic_pairs(context());
-    const std::uint64_t positions_written = automatic_pairs.sorts_in_full_tiles(queue(), n) ? 1 : 0;
+    // clalgo::argsort makes the positions in its first pass (it writes them first only over 2^32 keys)
     EXPECT_EQ(kernels_launched_by([&] { (void)clalgo::argsort(queue(), keys.view(), {true}); }),
-              kernels_for(automatic.algorithm(), bytes) + positions_written) << "clalgo::argsort";
+              kernels_for(automatic.algorithm(), bytes)) << "clalgo::argsort";
     // a range of bits: one pass per 8 of them or fewer
     const int width = int(bytes) * 8;
     for (auto [begin, end] : {std::pair{0, width - 1}, std::pair{3, 4}, std::pair{width / 2, width}}) {
@@ -924,33 +922,50 @@ TEST(Sort, SixtyFourBitKeysInHalvesWithTheKeysBeforeOrAfterTheLookBack) {
     }
 }
 
-TEST(Sort, ArgsortOverFullOnesweepTilesSortsWrittenPositionsAsValues) {
+TEST(Sort, ArgsortOverFullOnesweepTilesMakesThePositionsInAFirstPassOfItsOwn) {
     // onesweep forced in a context of its own (its sorts read the variable when first made), with no smaller tiers:
-    // inputs above one tile take the passes of full tiles, where argsort writes the positions, then sorts them
+    // inputs above one tile take the passes of full tiles, whose first pass makes the positions in a program of
+    // its own; the passes after it read them, as a pair sort's do
     clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep"), tiers("CLALGO_SORT_TIERS", "none");
     clalgo::Context ctx(clalgo_test::context().device());
     clalgo::Queue q(ctx);
-    const clalgo::RadixSortKernel<std::uint32_t, std::int32_t> pairs(ctx);
-    const std::size_t tile = pairs.tile();
+    const clalgo::RadixSortKernel<std::uint32_t, std::int32_t> sorter(ctx, SortAlgorithm::automatic, true);
+    const std::size_t tile = sorter.tile();
+    auto first_pass_built = [&] {
+        const auto built = sorter.built_programs();
+        return std::count(built.begin(), built.end(), "first pass making positions") == 1;
+    };
     for (std::size_t n : {tile, tile + 1, 3 * tile + 7}) {
         const auto keys = random_keys<std::uint32_t>(n, n + 11, 50);  // many equal keys: stability shows
         auto device = clalgo::to_device(q, keys);
-        EXPECT_EQ(pairs.sorts_in_full_tiles(q, n), n > tile) << "n=" << n;
+        EXPECT_EQ(sorter.sorts_in_full_tiles(q, n), n > tile) << "n=" << n;
+        EXPECT_FALSE(sorter.sorts_wide(q, n)) << "n=" << n;
         for (const SortOptions& options : {SortOptions{}, SortOptions{true}, SortOptions{false, 2, 19}, SortOptions{false, 5, 5}}) {
-            const auto order = clalgo::argsort<std::int32_t>(q, device.view(), options).to_host(q);
             const auto expected = expected_order(keys, options);
+            const auto order = clalgo::argsort<std::int32_t>(q, device.view(), options).to_host(q);
             ASSERT_EQ(order.size(), n);
             for (std::size_t k = 0; k < n; ++k)
                 ASSERT_EQ(order[k], expected[k]) << "n=" << n << " k=" << k << " bits " << options.begin_bit << ".."
                                                  << options.end_bit << (options.descending ? " descending" : "");
             EXPECT_EQ(device.to_host(q), keys);
+            // the kernel's own argsort, sorted keys out, over an in-place copy
+            auto copy = clalgo::to_device(q, keys);
+            clalgo::Array<std::int32_t> positions(q, n);
+            sorter.argsort(q, copy, copy, positions, options);
+            const auto sorted = copy.to_host(q);
+            const auto got = positions.to_host(q);
+            for (std::size_t k = 0; k < n; ++k) {
+                ASSERT_EQ(got[k], expected[k]) << "RadixSortKernel::argsort, n=" << n << " k=" << k;
+                ASSERT_EQ(sorted[k], keys[expected[k]]) << "RadixSortKernel::argsort, n=" << n << " k=" << k;
+            }
         }
+        EXPECT_EQ(first_pass_built(), n > tile) << "n=" << n;
     }
 }
 
-TEST(Sort, RadixSortOverFullOnesweepTilesSortsWrittenPositionsAsValues) {
-    // as argsort: onesweep forced in a context of its own, no smaller tiers; above one tile the order is written
-    // first and sorted as values, below it made by the first pass
+TEST(Sort, RadixSortMakesItsOrderInTheFirstPassOnBothSidesOfTheTile) {
+    // as argsort: onesweep forced in a context of its own, no smaller tiers; above one tile the order is made by
+    // a first pass of its own, below it by the one-tile sort
     clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep"), tiers("CLALGO_SORT_TIERS", "none");
     clalgo::Context ctx(clalgo_test::context().device());
     clalgo::Queue q(ctx);

@@ -120,6 +120,11 @@ int main() {
         fill_large_wide();
         clalgo::sort(q, large_wide);
     });
+    // argsort in full tiles: the passes of uint32 keys with int64 positions, and their first pass, which makes them
+    first_build("argsort 2^22 uint32", q, [&] {
+        fill_large();
+        (void)clalgo::argsort(q, large_keys);
+    });
     first_build("sort float4 by \"a.w < b.w\"", q, [&] {
         clalgo::Array<cl_float4> points(q, std::size_t(1) << 16);
         points.fill(q, cl_float4{{1, 2, 3, 4}});

@@ -78,16 +78,16 @@ Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const Array
 
 namespace detail {
 
-/// Sorts `keys` into `keys_out` (which may be `keys`) and writes into `order` where each sorted key was. In full
-/// onesweep tiles the choice between making a position and reading a value slows every pass (about 1.4 times on
-/// an H100): there the positions are written first and `pairs` sorts them as values, in place; in one tile or the
-/// smaller tiers `positions` (made with positions_in_first_pass) makes them in its first pass, which saves a
-/// launch and a write.
+/// Sorts `keys` into `keys_out` (which may be `keys`) and writes into `order` where each sorted key was:
+/// `positions` (made with positions_in_first_pass) makes them in its first pass, which saves a launch, a write and
+/// a read. Over more than 2^32 keys, where its passes would choose in every one between making a position and
+/// reading a value (about 1.4 times slower in full onesweep tiles on an H100), the positions are written first and
+/// `pairs` sorts them as values, in place.
 template <class Key, class Index>
 void sort_positions(const RadixSortKernel<Key, Index>& pairs, const RadixSortKernel<Key, Index>& positions,
                     const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Key>& keys_out,
                     const ArrayView<Index>& order, const SortOptions& options, const WaitFor& wait = {}) {
-    if (pairs.sorts_in_full_tiles(queue, keys.size())) {
+    if (positions.sorts_wide(queue, keys.size())) {
         iota(queue, order, Index(0), wait);
         pairs(queue, keys, keys_out, order, order, options);
     } else {
@@ -99,7 +99,7 @@ void sort_positions(const RadixSortKernel<Key, Index>& pairs, const RadixSortKer
 
 /// The positions that sort `keys` (left as they are): keys[order[0]], keys[order[1]], ... is sorted, equal keys
 /// in their order. Index is std::int64_t by default; a narrower integer type must hold keys.size() - 1. A pair sort
-/// of the keys and their positions: as fast as sort_by_key with values of Index.
+/// of the keys and their positions, whose first pass makes the positions rather than reading them.
 template <class Index = std::int64_t, class Key>
 Array<Index> argsort(const Queue& queue, const ArrayView<Key>& keys, const SortOptions& options = {},
                      const WaitFor& wait = {}) {
@@ -220,7 +220,7 @@ private:
         std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
     };
     const RadixSortKernel<Key, std::int64_t>& sorter_;  ///< makes the order in its first pass (detail::sort_positions)
-    const RadixSortKernel<Key, std::int64_t>& pairs_;   ///< sorts the order written first (full onesweep tiles)
+    const RadixSortKernel<Key, std::int64_t>& pairs_;   ///< sorts the order written first (over 2^32 keys)
     std::vector<ArgumentDeclaration> declared_;
     std::string kernel_;                                ///< "RadixSort '<name>'", for messages
     std::vector<std::pair<std::size_t, std::size_t>> sorted_;  ///< each sorted array and its `_out`, by position

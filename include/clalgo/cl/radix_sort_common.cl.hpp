@@ -20,10 +20,12 @@ typedef ${bits_type} clalgo_bits_t;
 #if CLALGO_HAS_VALUES
 typedef ${value_type} clalgo_sort_value_t;
 #endif
-/* values of an integer type: a pass told so by clalgo_index_values (argsort's first) makes each value from its
-   key's position in the input rather than reading it */
+/* values of an integer type made from their keys' positions in the input rather than read (argsort's first pass):
+   1 where clalgo_index_values says so, at every pass's cost of the branch; 2 always (a program of its own) */
 #define CLALGO_INDEX_VALUES ${index_values}
-#if CLALGO_INDEX_VALUES
+#if CLALGO_INDEX_VALUES == 2
+#define CLALGO_VALUE_IN(k) ((clalgo_sort_value_t)(k))
+#elif CLALGO_INDEX_VALUES
 #define CLALGO_VALUE_IN(k) (clalgo_index_values ? (clalgo_sort_value_t)(k) : clalgo_values_in[k])
 #else
 #define CLALGO_VALUE_IN(k) clalgo_values_in[k]

@@ -27,8 +27,8 @@ inline constexpr const char* radix_sort_onesweep_head = R"CLC(
 #define CLALGO_VALUE_EXCHANGE ${value_exchange}
 #define CLALGO_EARLY_VALUES (CLALGO_VALUE_EXCHANGE && ${early_values})
 /* the tile's values asked into the L2 cache as the tile begins (NVIDIA's prefetch), so that their loads after the
-   look-back find them there */
-#define CLALGO_PREFETCH_VALUES (CLALGO_HAS_VALUES && ${prefetch_values})
+   look-back find them there (none where they are made from positions) */
+#define CLALGO_PREFETCH_VALUES (CLALGO_HAS_VALUES && ${prefetch_values} && CLALGO_INDEX_VALUES != 2)
 /* exchanged values: each place's digit kept in the work-item's registers (four to a word) from the keys' writes to
    the values', rather than in local memory, which then holds a larger tile */
 #define CLALGO_DIGITS_IN_REGISTERS (CLALGO_HAS_VALUES && CLALGO_EARLY_VALUES && ${digits_in_registers})
@@ -406,7 +406,7 @@ void clalgo_radix_onesweep(${onesweep_signature})
         keys[j] = CLALGO_ITEM(j) < valid ? clalgo_raw_bits(clalgo_keys_in[tile_first + CLALGO_ITEM(j)]) : (clalgo_bits_t)0;
 #if CLALGO_PREFETCH_VALUES
     /* a 128-byte line of the tile's values a work-item at a time (none in argsort's first pass: it reads none) */
-#if CLALGO_INDEX_VALUES
+#if CLALGO_INDEX_VALUES == 1
     if (!clalgo_index_values)
 #endif
     {

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <limits>
 #include <map>
 #include <memory>
@@ -82,8 +83,9 @@ public:
     /// programs are compiled at the first call that needs them: on GPUs, the onesweep passes for inputs of more
     /// than one tile (one program per tier of tile sizes), and one small program per one-tile size for the others.
     /// `positions_in_first_pass`: for argsort, whose first pass makes each key's position as its value (values
-    /// of an integer type); a kernel made without it reads its values in every pass, which the branch would slow
-    /// (pairs of uint32 about 1.4 times on an H100).
+    /// of an integer type). In full onesweep tiles that first pass is a program of its own and the others read
+    /// their values; elsewhere every pass's program chooses between making and reading, which the branch would slow
+    /// in full tiles (pairs of uint32 about 1.4 times on an H100): so pair sorts take a kernel made without it.
     explicit RadixSortKernel(const Context& context, SortAlgorithm algorithm = SortAlgorithm::automatic,
                              bool positions_in_first_pass = false)
         : requested_(algorithm), positions_(has_values && std::is_integral_v<ValueType> && positions_in_first_pass) {
@@ -100,26 +102,39 @@ public:
         }
         // each program from the shapes its launches use; a device with fewer tiers or tiles (never calling those
         // programs) generates its own passes there
-        auto program = [&](const char* label, bool tile_program, auto shape_of) {
+        // where the values come from: argsort's positions (positions_) are made where a pass is told so, but for
+        // the passes of full onesweep tiles (tier 0 of the policy), which read them after a first pass of their own
+        const auto told = positions_ ? detail::SortValues::positions_when_told : detail::SortValues::read;
+        auto program = [&](const char* label, bool tile_program, auto shape_of, detail::SortValues values) {
             return detail::KernelProgram(
-                context, [&](const DeviceInfo& info) { return generate(info, shape_of(shapes_of(info)), tile_program); },
+                context,
+                [&](const DeviceInfo& info) {
+                    const detail::RadixSortPolicy policy = shape_of(shapes_of(info));
+                    const bool full_tiles = !tile_program && policy.algorithm == SortAlgorithm::onesweep;
+                    return generate(info, policy, tile_program, full_tiles ? values : told);
+                },
                 "", detail::BuildLabel{label, {}}, types, std::vector<std::string>{},
                 detail::KernelProgram::BuildTime::first_call);
         };
-        program_ = program("radix_sort", false, [](const Shapes& shapes) { return shapes.policy; });
+        program_ = program("radix_sort", false, [](const Shapes& shapes) { return shapes.policy; },
+                           detail::SortValues::read);
+        if (positions_)
+            first_pass_program_ = program("radix_sort_positions", false, [](const Shapes& shapes) { return shapes.policy; },
+                                          detail::SortValues::positions);
+        // over more than 2^32 keys, argsort's positions chosen in every pass (clalgo::argsort writes them first)
         wide_program_ = program("radix_sort_wide", false, [](const Shapes& shapes) {
             detail::RadixSortPolicy wide = shapes.policy;  // as program_, with 64-bit places
             wide.wide_places = true;
             return wide;
-        });
+        }, told);
         for (std::size_t tier = 1; tier <= tier_count; ++tier)
             tier_programs_.push_back(program("radix_sort_tier", false, [&](const Shapes& shapes) {
                 return tier < shapes.passes.size() ? shapes.passes[tier] : shapes.policy;
-            }));
+            }, told));
         for (std::size_t k = 0; k < tile_count; ++k)
             tile_programs_.push_back(program("radix_sort_tile", true, [&](const Shapes& shapes) {
                 return k < shapes.tiles.size() ? shapes.tiles[k] : shapes.policy;
-            }));
+            }, told));
     }
 
     /// Sorts `keys` in place; returns the event of the last command. Keys equal in the sorted bits keep their order.
@@ -176,12 +191,14 @@ public:
     /// What the compiler said building those passes for a device (warnings; often nothing; empty until a call
     /// has needed them there).
     const std::string& build_log(std::size_t device_index = 0) const { return program_.build_log(device_index); }
-    /// The programs compiled so far for a device, in the order passes, tiers, one-tile sorts: "passes", "passes
-    /// with wide places" (inputs of more than 2^32 keys), "passes in tier t" (t from 1), "one tile of K keys".
-    /// For diagnostics and tests: which program a call took.
+    /// The programs compiled so far for a device, in the order passes, tiers, one-tile sorts: "passes", "first pass
+    /// making positions" (argsort in full onesweep tiles), "passes with wide places" (inputs of more than 2^32
+    /// keys), "passes in tier t" (t from 1), "one tile of K keys". For diagnostics and tests: which program a call
+    /// took.
     std::vector<std::string> built_programs(std::size_t device_index = 0) const {
         std::vector<std::string> built;
         if (program_.built(device_index)) built.push_back("passes");
+        if (positions_ && first_pass_program_.built(device_index)) built.push_back("first pass making positions");
         if (wide_program_.built(device_index)) built.push_back("passes with wide places");
         for (std::size_t t = 0; t < tier_programs_.size(); ++t)
             if (tier_programs_[t].built(device_index)) built.push_back("passes in tier " + std::to_string(t + 1));
@@ -191,11 +208,17 @@ public:
         return built;
     }
     /// Whether a call of `n` keys on `queue`'s device runs the onesweep passes in the policy's own tiles (more than
-    /// one tile, above every smaller tier's inputs). clalgo::argsort writes the positions before such a call and
-    /// sorts them as values, rather than making them in the first pass.
+    /// one tile, above every smaller tier's inputs), where argsort makes the positions in a first pass of its own.
     bool sorts_in_full_tiles(const Queue& queue, std::uint64_t n) const {
         const detail::RadixSortPolicy& policy = shapes_.at(program_.device_index(queue)).policy;
         return policy.algorithm == SortAlgorithm::onesweep && policy.tier_of(n) == 0 && n > policy.tile();
+    }
+    /// Whether those passes hold the places in the output in 64 bits (more than 2^32 keys): there argsort's passes
+    /// choose in every one between making positions and reading values, and clalgo::argsort writes the positions
+    /// first and sorts them as values instead.
+    bool sorts_wide(const Queue& queue, std::uint64_t n) const {
+        return sorts_in_full_tiles(queue, n) && n > detail::RadixSortPolicy::narrow_places_max &&
+               !shapes_.at(program_.device_index(queue)).policy.wide_places;
     }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.tile(); }
@@ -233,9 +256,10 @@ private:
     }
 
     /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
-    detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program) const {
+    detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program,
+                                     detail::SortValues values) const {
         return detail::radix_sort_source<Key>(info, policy, tile_program, has_values ? type_name<ValueType>() : "",
-                                              positions_);
+                                              values);
     }
 
     /// The parameters of one of the passes' kernels, made once: a call's host cost counts at small sizes.
@@ -336,10 +360,21 @@ private:
         // past 2^32 keys the places in the output need 64 bits: the passes built so (no tier takes such inputs)
         const bool wide = policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
                           n > detail::RadixSortPolicy::narrow_places_max && !policy.wide_places;
-        auto& on = one_tile ? tile_programs_.at(tile_size).on(queue)
-                   : tier > 0 ? tier_programs_.at(tier - 1).on(queue)
-                   : wide ? wide_program_.on(queue)
-                          : program_.on(queue);
+        const detail::KernelProgram& program = one_tile ? tile_programs_.at(tile_size)
+                                               : tier > 0 ? tier_programs_.at(tier - 1)
+                                               : wide     ? wide_program_
+                                                          : program_;
+        // argsort in full onesweep tiles: the first pass, which makes the positions, from a program of its own,
+        // compiled (at the first such call) on a thread of its own while the passes' program is
+        const bool first_pass_apart = positions && policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
+                                      !one_tile && !wide;
+        std::future<detail::KernelProgram::OnDevice*> first_pass_built;
+        if (first_pass_apart && !first_pass_program_.built(device))
+            first_pass_built = std::async(std::launch::async, [&] { return &first_pass_program_.on(queue); });
+        auto& on = program.on(queue);
+        auto& first_on = !first_pass_apart          ? on
+                         : first_pass_built.valid() ? *first_pass_built.get()
+                                                    : first_pass_program_.on(queue);
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));
@@ -374,8 +409,8 @@ private:
         // each kernel's memo (under launch_mutexes_, which every launch of these programs holds): a call sets only
         // the arguments that changed since the kernel's last launch
         auto run = [&](const char* name, const detail::Signature& sig, std::size_t global, std::size_t local,
-                       const auto& set, bool last = false) {
-            detail::KernelSlot& kernel = on.slot(name);
+                       const auto& set, bool last = false, detail::KernelProgram::OnDevice* from_program = nullptr) {
+            detail::KernelSlot& kernel = (from_program ? *from_program : on).slot(name);
             detail::KernelArguments arguments(kernel.kernel, sig, &kernel.memo);
             set(arguments);
             arguments.done();
@@ -459,7 +494,7 @@ private:
                     a.set("clalgo_keys_in_base", keys_at[from].buffer).set("clalgo_keys_out_base", keys_at[to].buffer);
                     if (values_out)
                         a.set("clalgo_values_in_base", values_at[from].buffer).set("clalgo_values_out_base", values_at[to].buffer);
-                }, last);
+                }, last, pass == 0 ? &first_on : &on);
                 from = to;
             }
         } else {
@@ -515,12 +550,14 @@ private:
     friend struct detail::ContextCache;
     void release_context() noexcept {
         program_.release_context();
+        first_pass_program_.release_context();
         wide_program_.release_context();
         for (auto& tier_program : tier_programs_) tier_program.release_context();
         for (auto& tile_program : tile_programs_) tile_program.release_context();
     }
     detail::KernelProgram program_;                    ///< the passes over more than one tile
     detail::KernelProgram wide_program_;               ///< the same over more than 2^32 keys (places in 64 bits)
+    detail::KernelProgram first_pass_program_;         ///< positions_: argsort's first pass over full onesweep tiles
     std::vector<detail::KernelProgram> tier_programs_; ///< [t]: the passes in the tiles of a policy's tier t
 
     std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of group_size x 2^k keys (at most the policy's)

@@ -1,7 +1,7 @@
 // The radix sort's generated source: what its templates need to know of a key type, the parameters of each of
 // its kernels (declared once, for the template's parameter lists and the launches' arguments), and the program of
 // a policy's passes or one-tile sort on a device. RadixSortKernel (kernels/radix_sort.hpp) renders and launches.
-//   detail::GeneratedSource source = detail::radix_sort_source<std::uint32_t>(info, policy, false, "", false);
+//   detail::GeneratedSource source = detail::radix_sort_source<std::uint32_t>(info, policy, false, "");
 //   detail::Signature onesweep = detail::radix_sort_signature("onesweep", false);
 #pragma once
 
@@ -101,12 +101,16 @@ inline Signature radix_sort_signature(const std::string& kernel, bool has_values
     return Signature(std::move(list));
 }
 
+/// Where a pair sort's passes take their values: read; made from the keys' positions in the input in a pass told
+/// so (argsort's first), at the cost of the branch in every pass; or made always (a program of argsort's first
+/// pass alone). The last two for values of an integer type.
+enum class SortValues { read = 0, positions_when_told = 1, positions = 2 };
+
 /// The program of a policy's onesweep or blocks passes (tile_program: one work-group sorting one tile) on a device,
-/// for keys of Key and values of `value_type` (empty: keys only); `integer_values`: the values are of an integer
-/// type, which a pass can make from the keys' positions (argsort) instead of reading them.
+/// for keys of Key and values of `value_type` (empty: keys only), which its passes take as `values` says.
 template <class Key>
 GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy& policy, bool tile_program,
-                                  const std::string& value_type, bool integer_values = false) {
+                                  const std::string& value_type, SortValues values = SortValues::read) {
     const bool has_values = !value_type.empty();
     const std::string key_type = type_name<Key>();
     std::vector<std::string> types{key_type};
@@ -132,7 +136,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"key_bits", library_text(std::to_string(RadixKey<Key>::bits))},
         {"has_values", library_text(has_values ? "1" : "0")},
         {"value_type", library_text(value_type)},
-        {"index_values", library_text(has_values && integer_values ? "1" : "0")},
+        {"index_values", library_text(std::to_string(has_values ? static_cast<int>(values) : 0))},
         {"group_size", library_text(std::to_string(policy.group_size))},
         {"items_per_thread", library_text(std::to_string(policy.items))},
         {"match_rank", library_text(policy.match_rank ? "1" : "0")},
