@@ -963,6 +963,38 @@ TEST(Sort, ArgsortOverFullOnesweepTilesMakesThePositionsInAFirstPassOfItsOwn) {
     }
 }
 
+TEST(Sort, ThreadsMakingTheirFirstArgsortAtOnceBuildItsTwoProgramsOnce) {
+    // full onesweep tiles (forced, no smaller tiers): each thread on its own queue reaches the passes and the first
+    // pass that makes the positions, both unbuilt, at once
+    clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep"), tiers("CLALGO_SORT_TIERS", "none");
+    clalgo::Context ctx(clalgo_test::context().device());
+    const clalgo::RadixSortKernel<std::uint32_t, std::int64_t> sorter(ctx, SortAlgorithm::automatic, true);
+    const std::size_t n = 3 * sorter.tile() + 5;
+    std::atomic<int> wrong{0}, failed{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            try {
+                clalgo::Queue q(ctx);
+                const auto keys = random_keys<std::uint32_t>(n, 300 + t, 1000);
+                auto device_keys = clalgo::to_device(q, keys);
+                clalgo::Array<std::int64_t> positions(q, n);
+                sorter.argsort(q, device_keys, device_keys, positions);
+                const auto order = expected_order(keys, {});
+                const auto got_keys = device_keys.to_host(q);
+                const auto got = positions.to_host(q);
+                for (std::size_t k = 0; k < n; ++k)
+                    if (got_keys[k] != keys[order[k]] || got[k] != static_cast<std::int64_t>(order[k])) ++wrong;
+            } catch (const std::exception&) {
+                ++failed;
+            }
+        });
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(failed.load(), 0);
+    EXPECT_EQ(wrong.load(), 0);
+    EXPECT_EQ(sorter.built_programs(), (std::vector<std::string>{"passes", "first pass making positions"}));
+}
+
 TEST(Sort, RadixSortMakesItsOrderInTheFirstPassOnBothSidesOfTheTile) {
     // as argsort: onesweep forced in a context of its own, no smaller tiers; above one tile the order is made by
     // a first pass of its own, below it by the one-tile sort

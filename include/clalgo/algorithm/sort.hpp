@@ -80,9 +80,9 @@ namespace detail {
 
 /// Sorts `keys` into `keys_out` (which may be `keys`) and writes into `order` where each sorted key was:
 /// `positions` (made with positions_in_first_pass) makes them in its first pass, which saves a launch, a write and
-/// a read. Over more than 2^32 keys, where its passes would choose in every one between making a position and
-/// reading a value (about 1.4 times slower in full onesweep tiles on an H100), the positions are written first and
-/// `pairs` sorts them as values, in place.
+/// a read. Where its passes would choose in every one between making a position and reading a value (about 1.4
+/// times slower in full onesweep tiles on an H100: over more than 2^32 keys, RadixSortKernel::sorts_wide), the
+/// positions are written first and `pairs` sorts them as values, in place.
 template <class Key, class Index>
 void sort_positions(const RadixSortKernel<Key, Index>& pairs, const RadixSortKernel<Key, Index>& positions,
                     const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Key>& keys_out,

@@ -85,14 +85,18 @@ inline constexpr const char* radix_sort_exchange = R"CLC(
 
 )CLC";
 
-inline constexpr const char* radix_sort_onesweep = R"CLC(
+/* A look-back word's fields (its layout: the top of this file) */
+inline constexpr const char* radix_sort_status_words = R"CLC(
 #define CLALGO_EPOCH_SHIFT 42
 #define CLALGO_KIND_SHIFT 40
 #define CLALGO_COUNT_MASK ((1ul << 40) - 1ul)
 #define CLALGO_AGGREGATE 1ul
 #define CLALGO_INCLUSIVE 2ul
 #define CLALGO_WINDOW 8
+)CLC";
 
+/* The histogram pass, in every program of the passes but argsort's first pass alone */
+inline constexpr const char* radix_sort_histogram = R"CLC(
 /* the histogram pass reads its keys as 16-byte vectors of CLALGO_VECTOR_KEYS keys, four a round per work-item */
 #define CLALGO_HISTOGRAM_VECTORS 4
 #define CLALGO_VECTOR_KEYS ${vector_keys}
@@ -184,6 +188,10 @@ void clalgo_radix_histogram(${histogram_signature})
         clalgo_histograms[k] = atom_xchg(&clalgo_sums[k], 0ul);
 }
 
+)CLC";
+
+/* A digit's pass */
+inline constexpr const char* radix_sort_onesweep = R"CLC(
 /* The tile's keys of digit d: its items past the end (the last tile's) were ranked as digit `mask` */
 inline ulong clalgo_tile_count(__local const uint *tile_counts, uint d, uint valid, uint mask)
 {

@@ -29,7 +29,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <limits>
 #include <map>
 #include <memory>
@@ -121,7 +120,8 @@ public:
         if (positions_)
             first_pass_program_ = program("radix_sort_positions", false, [](const Shapes& shapes) { return shapes.policy; },
                                           detail::SortValues::positions);
-        // over more than 2^32 keys, argsort's positions chosen in every pass (clalgo::argsort writes them first)
+        // over more than 2^32 keys where the policy's places are 32-bit: argsort's positions chosen in every pass
+        // (clalgo::argsort writes them first: sorts_wide)
         wide_program_ = program("radix_sort_wide", false, [](const Shapes& shapes) {
             detail::RadixSortPolicy wide = shapes.policy;  // as program_, with 64-bit places
             wide.wide_places = true;
@@ -208,14 +208,17 @@ public:
         return built;
     }
     /// Whether a call of `n` keys on `queue`'s device runs the onesweep passes in the policy's own tiles (more than
-    /// one tile, above every smaller tier's inputs), where argsort makes the positions in a first pass of its own.
+    /// one tile, above every smaller tier's inputs), where argsort makes the positions in a first pass of its own
+    /// (but where sorts_wide).
     bool sorts_in_full_tiles(const Queue& queue, std::uint64_t n) const {
         const detail::RadixSortPolicy& policy = shapes_.at(program_.device_index(queue)).policy;
         return policy.algorithm == SortAlgorithm::onesweep && policy.tier_of(n) == 0 && n > policy.tile();
     }
-    /// Whether those passes hold the places in the output in 64 bits (more than 2^32 keys): there argsort's passes
-    /// choose in every one between making positions and reading values, and clalgo::argsort writes the positions
-    /// first and sorts them as values instead.
+    /// Whether those passes take a program of their own that holds the places in the output in 64 bits (more than
+    /// 2^32 keys, where the policy's own passes hold them in 32): there argsort's passes choose in every one between
+    /// making positions and reading values, and clalgo::argsort writes the positions first and sorts them as values
+    /// instead. (Where the policy holds them in 64 bits anyway, as for 64-bit integer keys, argsort's first pass is
+    /// a program of its own at every size.)
     bool sorts_wide(const Queue& queue, std::uint64_t n) const {
         return sorts_in_full_tiles(queue, n) && n > detail::RadixSortPolicy::narrow_places_max &&
                !shapes_.at(program_.device_index(queue)).policy.wide_places;
@@ -364,17 +367,11 @@ private:
                                                : tier > 0 ? tier_programs_.at(tier - 1)
                                                : wide     ? wide_program_
                                                           : program_;
-        // argsort in full onesweep tiles: the first pass, which makes the positions, from a program of its own,
-        // compiled (at the first such call) on a thread of its own while the passes' program is
+        // argsort in full onesweep tiles: the first pass, which makes the positions, from a program of its own
         const bool first_pass_apart = positions && policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
                                       !one_tile && !wide;
-        std::future<detail::KernelProgram::OnDevice*> first_pass_built;
-        if (first_pass_apart && !first_pass_program_.built(device))
-            first_pass_built = std::async(std::launch::async, [&] { return &first_pass_program_.on(queue); });
         auto& on = program.on(queue);
-        auto& first_on = !first_pass_apart          ? on
-                         : first_pass_built.valid() ? *first_pass_built.get()
-                                                    : first_pass_program_.on(queue);
+        auto& first_on = first_pass_apart ? first_pass_program_.on(queue) : on;
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
         auto& scratch = scratch_.get(queue);
         scratch.keys.reserve(queue, n * sizeof(Key));

@@ -107,7 +107,8 @@ inline Signature radix_sort_signature(const std::string& kernel, bool has_values
 enum class SortValues { read = 0, positions_when_told = 1, positions = 2 };
 
 /// The program of a policy's onesweep or blocks passes (tile_program: one work-group sorting one tile) on a device,
-/// for keys of Key and values of `value_type` (empty: keys only), which its passes take as `values` says.
+/// for keys of Key and values of `value_type` (empty: keys only), which its passes take as `values` says. Onesweep
+/// passes whose values are always positions are argsort's first pass alone, which needs no histogram kernel.
 template <class Key>
 GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy& policy, bool tile_program,
                                   const std::string& value_type, SortValues values = SortValues::read) {
@@ -123,7 +124,13 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         pattern += cl_source::radix_digit_scan;
         pattern += cl_source::radix_sort_rank;
         pattern += cl_source::radix_sort_exchange;
-        pattern += tile_program ? cl_source::radix_sort_tile : cl_source::radix_sort_onesweep;
+        if (tile_program) {
+            pattern += cl_source::radix_sort_tile;
+        } else {
+            pattern += cl_source::radix_sort_status_words;
+            if (values != SortValues::positions) pattern += cl_source::radix_sort_histogram;
+            pattern += cl_source::radix_sort_onesweep;
+        }
     }
     std::map<std::string, Fill> fills{
         {"prologue", library_text(program_prologue(info, types))},
