@@ -220,8 +220,8 @@ public:
     /// instead. (Where the policy holds them in 64 bits anyway, as for 64-bit integer keys, argsort's first pass is
     /// a program of its own at every size.)
     bool sorts_wide(const Queue& queue, std::uint64_t n) const {
-        return sorts_in_full_tiles(queue, n) && n > detail::RadixSortPolicy::narrow_places_max &&
-               !shapes_.at(program_.device_index(queue)).policy.wide_places;
+        const detail::RadixSortPolicy& policy = shapes_.at(program_.device_index(queue)).policy;
+        return takes_wide_program(policy, policy.tier_of(n), n);
     }
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.tile(); }
@@ -256,6 +256,13 @@ private:
         for (std::size_t d = 0; d < infos_.size(); ++d)
             if (infos_[d] == &info) return shapes_[d];
         throw std::logic_error("clalgo: no radix sort policy for the device");
+    }
+
+    /// Whether `n` keys in tier `tier` of `policy` take wide_program_: past 2^32 keys the places in the output need
+    /// 64 bits, where the policy's own passes hold them in 32 (no tier takes such inputs).
+    static bool takes_wide_program(const detail::RadixSortPolicy& policy, std::size_t tier, std::uint64_t n) {
+        return policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
+               n > detail::RadixSortPolicy::narrow_places_max && !policy.wide_places;
     }
 
     /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
@@ -360,9 +367,7 @@ private:
         const bool one_tile = policy.algorithm == SortAlgorithm::onesweep && n <= policy.tile();
         std::size_t tile_size = 0;  // the smallest one-tile sort that holds the input
         while (one_tile && policy.one_tile_keys(tile_size) < n) ++tile_size;
-        // past 2^32 keys the places in the output need 64 bits: the passes built so (no tier takes such inputs)
-        const bool wide = policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
-                          n > detail::RadixSortPolicy::narrow_places_max && !policy.wide_places;
+        const bool wide = takes_wide_program(policy, tier, n);
         const detail::KernelProgram& program = one_tile ? tile_programs_.at(tile_size)
                                                : tier > 0 ? tier_programs_.at(tier - 1)
                                                : wide     ? wide_program_
