@@ -5,13 +5,17 @@
 // ulong keys and no values or uint values, and for each launches the pass of the first digit over random keys
 // (values 0, 1, 2, ...) as the sort would: its digits' counts in the histograms, a status array of tiles x 256 words
 // left zero (each launch a new epoch), a ticket at zero. Each launch's time by CUDA events; the last launch's
-// output checked (keys in order of their first digit, stable, each value with its key). The PTX's environment
-// registers (OpenCL's global offset) read as zero.
+// output checked (keys in order of their first digit, stable, each value with its key). Of the PTX's environment
+// registers, %envreg6 (OpenCL's count of work-groups, which NVIDIA's get_global_size multiplies by the group's
+// size) reads as %nctaid.x, the others (the global offset among them) as zero. Where the program holds the
+// histogram pass too, it is launched first over the same keys, as the sort would (8 groups an SM, every digit
+// counted), each launch timed, its last launch's histograms checked.
 //   onesweep_ptx CACHE_DIR [--n N] [--launches K] [--dump DIR] [--directive TEXT]
 // --directive: each pass also launched with TEXT (a PTX performance tuning directive, such as ".minnctapersm 2")
 // after its entry's .reqntid.
 // Profile: ncu --kernel-name clalgo_radix_onesweep --launch-skip 3 --launch-count 1 --set full -o rep
 //              ./onesweep_ptx CACHE_DIR --launches 4
+// (the histogram pass: --kernel-name clalgo_radix_histogram)
 // Not built by CMake: g++ -O2 -std=c++17 -I/usr/local/cuda/include benchmarks/gpu/onesweep_ptx.cpp
 //                     -L/usr/local/cuda/lib64/stubs -lcuda -o onesweep_ptx
 #include <cuda.h>
@@ -27,6 +31,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -107,10 +112,59 @@ std::string with_directive(const std::string& ptx, const std::string& directive)
     return ptx.substr(0, end + 1) + directive + "\n" + ptx.substr(end + 1);
 }
 
+/// The program's histogram pass over `keys` (on the device at `keys_in`), launched `launches` times as the sort
+/// launches it: its median time in µs, and whether the last launch counted every digit right. A negative time:
+/// the program has no histogram pass.
+template <class Key>
+std::pair<double, bool> histogram_pass(CUmodule module, const std::vector<Key>& keys, CUdeviceptr keys_in, int group,
+                                       int launches) {
+    CUfunction histogram;
+    if (cuModuleGetFunction(&histogram, module, "clalgo_radix_histogram") != CUDA_SUCCESS) return {-1.0, false};
+    CUdevice device;
+    int units = 0;
+    check(cuCtxGetDevice(&device), "cuCtxGetDevice");
+    check(cuDeviceGetAttribute(&units, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device), "cuDeviceGetAttribute");
+    std::int64_t n = std::int64_t(keys.size()), offset = 0;
+    std::uint32_t begin_bit = 0, end_bit = 8 * sizeof(Key), passes = sizeof(Key);
+    std::uint64_t flip = 0;
+    const std::size_t bytes = std::size_t(passes) * 256 * 8;
+    CUdeviceptr histograms, sums, ticket;
+    check(cuMemAlloc(&histograms, bytes), "cuMemAlloc");
+    check(cuMemAlloc(&sums, bytes), "cuMemAlloc");
+    check(cuMemAlloc(&ticket, 4), "cuMemAlloc");
+    check(cuMemsetD8(sums, 0, bytes), "cuMemsetD8");  // zero between launches: the last group clears them
+    check(cuMemsetD8(ticket, 0, 4), "cuMemsetD8");
+    const auto groups = unsigned(std::min<std::int64_t>(std::int64_t(units) * 8, std::max<std::int64_t>(1, n / group)));
+    void* params[] = {&n, &begin_bit, &end_bit, &passes, &flip, &keys_in, &offset, &histograms, &sums, &ticket};
+    CUevent start, end;
+    cuEventCreate(&start, CU_EVENT_DEFAULT);
+    cuEventCreate(&end, CU_EVENT_DEFAULT);
+    std::vector<float> times;
+    for (int launch = 0; launch < launches; ++launch) {
+        cuEventRecord(start, nullptr);
+        check(cuLaunchKernel(histogram, groups, 1, 1, group, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+        cuEventRecord(end, nullptr);
+        check(cuEventSynchronize(end), "the histogram pass");
+        float ms = 0;
+        cuEventElapsedTime(&ms, start, end);
+        times.push_back(ms * 1000);
+    }
+    std::vector<std::uint64_t> counted(std::size_t(passes) * 256), expected(counted.size(), 0);
+    check(cuMemcpyDtoH(counted.data(), histograms, bytes), "cuMemcpyDtoH");
+    for (const auto key : keys)
+        for (std::uint32_t pass = 0; pass < passes; ++pass) ++expected[pass * 256 + ((std::uint64_t(key) >> (8 * pass)) & 255)];
+    for (CUdeviceptr p : {histograms, sums, ticket}) cuMemFree(p);
+    cuEventDestroy(start);
+    cuEventDestroy(end);
+    std::sort(times.begin(), times.end());
+    return {times[times.size() / 2], counted == expected};
+}
+
 template <class Key>
 void run(const Entry& entry, bool values, int group, int items, std::int64_t n, int launches,
          const std::string& directive) {
-    std::string ptx = with_directive(std::regex_replace(entry.ptx, std::regex("%envreg[0-9]+"), "0"), directive);
+    const std::string groups = std::regex_replace(entry.ptx, std::regex("%envreg6\\b"), "%nctaid.x");
+    std::string ptx = with_directive(std::regex_replace(groups, std::regex("%envreg[0-9]+"), "0"), directive);
     CUmodule module;
     char log[8192] = {0};
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -151,6 +205,14 @@ void run(const Entry& entry, bool values, int group, int items, std::int64_t n, 
     check(cuMemcpyHtoD(histogram, histograms.data(), histograms.size() * 8), "cuMemcpyHtoD");
     check(cuMemsetD8(status, 0, std::size_t(tiles) * 256 * 8), "cuMemsetD8");
     check(cuMemsetD8(ticket, 0, 4), "cuMemsetD8");
+    if (directive.empty()) {
+        const auto counted = histogram_pass(module, keys, keys_in, group, launches);
+        if (counted.first >= 0)
+            std::printf("%s: %s keys, the histogram pass in groups of %d; n=%lld: %.1f us (median of %d); "
+                        "histograms %s\n",
+                        std::filesystem::path(entry.path).filename().c_str(), sizeof(Key) == 4 ? "uint" : "ulong",
+                        group, (long long)n, counted.first, launches, counted.second ? "right" : "WRONG");
+    }
 
     CUevent start, end;
     cuEventCreate(&start, CU_EVENT_DEFAULT);
