@@ -112,6 +112,30 @@ std::string with_directive(const std::string& ptx, const std::string& directive)
     return ptx.substr(0, end + 1) + directive + "\n" + ptx.substr(end + 1);
 }
 
+/// `function` launched `launches` times in `grid` groups of `group`, each launch's parameters from
+/// `params_of(launch)`: each launch's time by CUDA events, in µs, sorted.
+template <class Params>
+std::vector<float> timed_launches(CUfunction function, unsigned grid, int group, int launches, const char* what,
+                                  Params params_of) {
+    CUevent start, end;
+    cuEventCreate(&start, CU_EVENT_DEFAULT);
+    cuEventCreate(&end, CU_EVENT_DEFAULT);
+    std::vector<float> times;
+    for (int launch = 0; launch < launches; ++launch) {
+        cuEventRecord(start, nullptr);
+        check(cuLaunchKernel(function, grid, 1, 1, group, 1, 1, 0, nullptr, params_of(launch), nullptr), "cuLaunchKernel");
+        cuEventRecord(end, nullptr);
+        check(cuEventSynchronize(end), what);
+        float ms = 0;
+        cuEventElapsedTime(&ms, start, end);
+        times.push_back(ms * 1000);
+    }
+    cuEventDestroy(start);
+    cuEventDestroy(end);
+    std::sort(times.begin(), times.end());
+    return times;
+}
+
 /// The program's histogram pass over `keys` (on the device at `keys_in`), launched `launches` times as the sort
 /// launches it: its median time in µs, and whether the last launch counted every digit right. A negative time:
 /// the program has no histogram pass.
@@ -136,27 +160,12 @@ std::pair<double, bool> histogram_pass(CUmodule module, const std::vector<Key>& 
     check(cuMemsetD8(ticket, 0, 4), "cuMemsetD8");
     const auto groups = unsigned(std::min<std::int64_t>(std::int64_t(units) * 8, std::max<std::int64_t>(1, n / group)));
     void* params[] = {&n, &begin_bit, &end_bit, &passes, &flip, &keys_in, &offset, &histograms, &sums, &ticket};
-    CUevent start, end;
-    cuEventCreate(&start, CU_EVENT_DEFAULT);
-    cuEventCreate(&end, CU_EVENT_DEFAULT);
-    std::vector<float> times;
-    for (int launch = 0; launch < launches; ++launch) {
-        cuEventRecord(start, nullptr);
-        check(cuLaunchKernel(histogram, groups, 1, 1, group, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
-        cuEventRecord(end, nullptr);
-        check(cuEventSynchronize(end), "the histogram pass");
-        float ms = 0;
-        cuEventElapsedTime(&ms, start, end);
-        times.push_back(ms * 1000);
-    }
+    const auto times = timed_launches(histogram, groups, group, launches, "the histogram pass", [&](int) { return params; });
     std::vector<std::uint64_t> counted(std::size_t(passes) * 256), expected(counted.size(), 0);
     check(cuMemcpyDtoH(counted.data(), histograms, bytes), "cuMemcpyDtoH");
     for (const auto key : keys)
         for (std::uint32_t pass = 0; pass < passes; ++pass) ++expected[pass * 256 + ((std::uint64_t(key) >> (8 * pass)) & 255)];
     for (CUdeviceptr p : {histograms, sums, ticket}) cuMemFree(p);
-    cuEventDestroy(start);
-    cuEventDestroy(end);
-    std::sort(times.begin(), times.end());
     return {times[times.size() / 2], counted == expected};
 }
 
@@ -214,21 +223,12 @@ void run(const Entry& entry, bool values, int group, int items, std::int64_t n, 
                         group, (long long)n, counted.first, launches, counted.second ? "right" : "WRONG");
     }
 
-    CUevent start, end;
-    cuEventCreate(&start, CU_EVENT_DEFAULT);
-    cuEventCreate(&end, CU_EVENT_DEFAULT);
-    std::vector<float> times;
-    for (int launch = 0; launch < launches; ++launch) {
-        PassArgs args{n, 0, 0, 0, 0, 0, 0, 255, 0, tiles, std::uint32_t(launch + 1), 0};
-        void* params[] = {&args, &ticket, &status, &histogram, &keys_in, &keys_out, &values_in, &values_out};
-        cuEventRecord(start, nullptr);
-        check(cuLaunchKernel(pass, tiles, 1, 1, group, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
-        cuEventRecord(end, nullptr);
-        check(cuEventSynchronize(end), "the pass");
-        float ms = 0;
-        cuEventElapsedTime(&ms, start, end);
-        times.push_back(ms * 1000);
-    }
+    PassArgs args{};
+    void* params[] = {&args, &ticket, &status, &histogram, &keys_in, &keys_out, &values_in, &values_out};
+    const auto times = timed_launches(pass, tiles, group, launches, "the pass", [&](int launch) {
+        args = PassArgs{n, 0, 0, 0, 0, 0, 0, 255, 0, tiles, std::uint32_t(launch + 1), 0};  // each launch a new epoch
+        return params;
+    });
     std::vector<Key> sorted(n);
     std::vector<std::uint32_t> moved(values ? n : 0);
     check(cuMemcpyDtoH(sorted.data(), keys_out, n * sizeof(Key)), "cuMemcpyDtoH");
@@ -238,7 +238,6 @@ void run(const Entry& entry, bool values, int group, int items, std::int64_t n, 
     bool right = sorted == expected;
     for (std::int64_t k = 0; values && right && k < n; ++k)
         right = moved[k] < std::uint32_t(n) && keys[moved[k]] == sorted[k] && (k == 0 || (sorted[k] & 255) != (sorted[k - 1] & 255) || moved[k] > moved[k - 1]);
-    std::sort(times.begin(), times.end());
     std::printf("%s%s%s: %s keys%s, %d x %d, %d registers, %d bytes of shared memory, %d groups an SM; n=%lld: "
                 "%.1f us a pass (median of %d, fastest %.1f); output %s\n",
                 std::filesystem::path(entry.path).filename().c_str(), directive.empty() ? "" : " with ",
