@@ -723,7 +723,7 @@ TEST(Sort, OnesweepPublishesEachTilesCountsBeforeOrAfterPlacingItsKeys) {
 TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
     // CLALGO_SORT_FULL_TILE_WRITES=1: a full tile's keys and values written without testing each place against the
     // tile's end (NVIDIA's default for 64-bit integer keys and for integer keys of up to 32 bits with values), the
-    // last tile tested; keys alone, pairs with each place's digit in registers or in local memory, their values
+    // last tile by a loop over its places (unrolled and tested with split keys); keys alone, pairs with each place's digit in registers or in local memory, their values
     // exchanged early, late or gathered, 64-bit keys whole or in halves, argsort. Every test on a device whose
     // default tests each place (every one but NVIDIA's) sorts in the other form.
     {
@@ -749,6 +749,8 @@ TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
                                      ", split " + forms.split + ", n=" + std::to_string(n);
             check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
             check_pairs(pairs, random_keys<std::int32_t>(n, n + 1, 100), {true}, what + " pairs, descending");
+            // a last pass of 4 bits: digits above its mask have no places in the tile
+            check_pairs(pairs, random_keys<std::int32_t>(n, n + 4), {false, 0, 20}, what + " pairs, bits 0-20");
             check_pairs(wide_pairs, random_keys<std::uint64_t>(n, n + 2), {}, what + " 64-bit pairs");
             check_argsort(wide_pairs, random_keys<std::uint64_t>(n, n + 3, 1000), {false, 0, 40}, what + " argsort");
         }

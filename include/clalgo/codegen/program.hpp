@@ -19,7 +19,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <future>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,6 +31,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace clalgo::detail {
@@ -219,6 +223,44 @@ public:
             if (!on.ready.load(std::memory_order_relaxed)) build(on, queue.context());
         }
         return on;
+    }
+
+    /// For a call that needs several programs whose builds wait for the first call: on NVIDIA's OpenCL, builds
+    /// those not yet built on the queue's device side by side (the first on this thread, the others on threads of
+    /// their own), so that on() finds each built. NVIDIA's compiler runs two builds partly at once: on an H200 the
+    /// two programs of argsort in full tiles built in 0.80 to 0.85 s side by side against 1.0 to 1.3 s one after
+    /// the other. Elsewhere each is built by its on(), in turn (Oclgrind's runtime corrupts its heap building two
+    /// programs at once). Rethrows the first failure, once every build has ended.
+    static void build_together(const Queue& queue, std::initializer_list<const KernelProgram*> programs) {
+        if (!queue.info().is_nvidia) return;
+        const KernelProgram* here = nullptr;
+        std::vector<std::future<void>> others;
+        for (const KernelProgram* program : programs) {
+            if (program->state_->sources_only || program->built(program->device_index(queue))) continue;
+            if (!here) {
+                here = program;
+                continue;
+            }
+            try {
+                others.push_back(std::async(std::launch::async, [program, &queue] { (void)program->on(queue); }));
+            } catch (const std::system_error&) {
+                // no thread to be had: this program is built by its own on(queue), in turn
+            }
+        }
+        std::exception_ptr failure;
+        try {
+            if (here) (void)here->on(queue);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        for (auto& other : others) {
+            try {
+                other.get();
+            } catch (...) {
+                if (!failure) failure = std::current_exception();
+            }
+        }
+        if (failure) std::rethrow_exception(failure);
     }
 
     /// Whether the program is built on a device of the context (always, unless its build waits for the first call).

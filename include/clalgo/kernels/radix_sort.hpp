@@ -375,6 +375,7 @@ private:
         // argsort in full onesweep tiles: the first pass, which makes the positions, from a program of its own
         const bool first_pass_apart = positions && policy.algorithm == SortAlgorithm::onesweep && tier == 0 &&
                                       !one_tile && !wide;
+        if (first_pass_apart) detail::KernelProgram::build_together(queue, {&program, &first_pass_program_});
         auto& on = program.on(queue);
         auto& first_on = first_pass_apart ? first_pass_program_.on(queue) : on;
         std::lock_guard<std::mutex> lock(*launch_mutexes_[device]);
