@@ -723,7 +723,8 @@ TEST(Sort, OnesweepPublishesEachTilesCountsBeforeOrAfterPlacingItsKeys) {
 TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
     // CLALGO_SORT_FULL_TILE_WRITES=1: a full tile's keys and values written without testing each place against the
     // tile's end (NVIDIA's default for 64-bit integer keys and for integer keys of up to 32 bits with values), the
-    // last tile by a loop over its places (unrolled and tested with split keys); keys alone, pairs with each place's digit in registers or in local memory, their values
+    // last tile by a loop over its places (unrolled and tested with split keys), the policy's own tiles at every
+    // size; keys alone, pairs with each place's digit in registers or in local memory, their values
     // exchanged early, late or gathered, 64-bit keys whole or in halves, argsort. Every test on a device whose
     // default tests each place (every one but NVIDIA's) sorts in the other form.
     {
@@ -735,6 +736,7 @@ TEST(Sort, OnesweepWritesFullTilesWithOrWithoutTestingEachPlace) {
         const char *digits, *values, *split;
     };
     clalgo_test::ScopedVariable variable("CLALGO_SORT_FULL_TILE_WRITES", "1");
+    clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");  // the policy's own tiles at every size
     for (const Forms forms : {Forms{"1", "exchange", "1"}, Forms{"0", "late", "0"}, Forms{"0", "gather", "1"}}) {
         clalgo_test::ScopedVariable kept("CLALGO_SORT_DIGITS_IN_REGISTERS", forms.digits);
         clalgo_test::ScopedVariable values("CLALGO_SORT_VALUES", forms.values);

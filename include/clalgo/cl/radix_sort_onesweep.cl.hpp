@@ -301,7 +301,8 @@ inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, co
 }
 
 /* A work-item's loops over its places of the tile, lid + j * CLALGO_GROUP_SIZE: unrolled over j (each place's
-   digit kept in registers, the low halves of split keys, or CLALGO_FULL_TILE_WRITES), else a loop over p. A `full`
+   digit kept in registers, the low halves of split keys, or CLALGO_FULL_TILE_WRITES; but the last tile below), else
+   a loop over p. A `full`
    tile's places need no test of its end (CLALGO_FULL_TILE_WRITES), so that the compiler can issue a work-item's
    local reads ahead of its writes. */
 #define CLALGO_UNROLLED_WRITES (CLALGO_SPLIT_KEYS || CLALGO_DIGITS_IN_REGISTERS || CLALGO_FULL_TILE_WRITES)
@@ -313,7 +314,8 @@ inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, co
 #define CLALGO_ROLLED_LAST_TILE (CLALGO_FULL_TILE_WRITES && !CLALGO_SPLIT_KEYS)
 
 /* The tile's keys to their places (neighbouring work-items write neighbouring places). With values, each place's
-   digit kept for the values' writes: in registers, four to a word (digits), or in local memory (tile_digits). */
+   digit kept for the values' writes: in registers, four to a word (digits; not in a rolled last tile, whose values
+   find their digits again), or in local memory (tile_digits). */
 inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, __global clalgo_key_t *keys_out,
                               __local const clalgo_place_t *places, const uint shift, const uint mask, const clalgo_bits_t flip,
                               const uint valid, const bool full, uint *digits, __local uchar *tile_digits)
