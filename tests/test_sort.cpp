@@ -967,6 +967,49 @@ TEST(Sort, ArgsortOverFullOnesweepTilesMakesThePositionsInAFirstPassOfItsOwn) {
     }
 }
 
+TEST(Sort, ArgsortPositionsWritesNoKeysInItsLastPass) {
+    // onesweep forced: in full tiles (no smaller tiers), then in a tier of tiles of 2 keys a work-item. 16-bit keys
+    // take two passes (as do 10 of their bits): the first writes the keys into the sort's own spare copy, the last
+    // only the positions, so keys_work keeps what it held
+    clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep");
+    const std::uint16_t untouched = 0xbeef;
+    for (const char* tiers : {"none", "2:65536"}) {
+        clalgo_test::ScopedVariable tiers_variable("CLALGO_SORT_TIERS", tiers);
+        clalgo::Context ctx(clalgo_test::context().device());
+        clalgo::Queue q(ctx);
+        const clalgo::RadixSortKernel<std::uint16_t, std::int64_t> sorter(ctx, SortAlgorithm::automatic, true);
+        const bool tiered = std::string(tiers) != "none";
+        const std::size_t tile = sorter.tile();  // in the tier: far fewer keys, 2 a work-item
+        for (std::size_t n : tiered ? std::vector<std::size_t>{1001, 20011} : std::vector<std::size_t>{tile + 1, 3 * tile + 7}) {
+            const auto keys = random_keys<std::uint16_t>(n, n + 17, 300);  // many equal keys: stability shows
+            auto device = clalgo::to_device(q, keys);
+            for (const SortOptions& options : {SortOptions{}, SortOptions{true}, SortOptions{false, 4, 14}}) {
+                const std::string what = std::string("tiers ") + tiers + " n=" + std::to_string(n) + " bits " +
+                                         std::to_string(options.begin_bit) + ".." + std::to_string(options.end_bit) +
+                                         (options.descending ? " descending" : "");
+                const auto expected = expected_order(keys, options);
+                clalgo::Array<std::uint16_t> work(q, n);
+                work.fill(q, untouched);
+                clalgo::Array<std::int64_t> positions(q, n);
+                positions.fill(q, -1);
+                sorter.argsort_positions(q, device, work, positions, options);
+                EXPECT_EQ(positions.to_host(q), expected) << what;
+                EXPECT_EQ(device.to_host(q), keys) << what << ": keys in changed";
+                const auto left = work.to_host(q);
+                EXPECT_EQ(std::count(left.begin(), left.end(), untouched), static_cast<std::ptrdiff_t>(n))
+                    << what << ": keys written into keys_work";
+                // in place: the keys are the work space
+                auto copy = clalgo::to_device(q, keys);
+                positions.fill(q, -1);
+                sorter.argsort_positions(q, copy, copy, positions, options);
+                EXPECT_EQ(positions.to_host(q), expected) << what << ", in place";
+            }
+        }
+        const auto built = sorter.built_programs();
+        EXPECT_EQ(std::count(built.begin(), built.end(), "passes in tier 1"), tiered ? 1 : 0) << "tiers " << tiers;
+    }
+}
+
 TEST(Sort, ThreadsMakingTheirFirstArgsortAtOnceBuildItsTwoProgramsOnce) {
     // full onesweep tiles (forced, no smaller tiers): each thread on its own queue reaches the passes and the first
     // pass that makes the positions, both unbuilt, at once

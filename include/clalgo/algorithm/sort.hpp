@@ -78,20 +78,21 @@ Event sort_by_key(const Queue& queue, const ArrayView<Key>& keys_in, const Array
 
 namespace detail {
 
-/// Sorts `keys` into `keys_out` (which may be `keys`) and writes into `order` where each sorted key was:
-/// `positions` (made with positions_in_first_pass) makes them in its first pass, which saves a launch, a write and
-/// a read. Where its passes would choose in every one between making a position and reading a value (about 1.4
-/// times slower in full onesweep tiles on an H100: over more than 2^32 keys, RadixSortKernel::sorts_wide), the
-/// positions are written first and `pairs` sorts them as values, in place.
+/// Writes into `order` where each sorted key of `keys` was; `keys_work` (which may be `keys`) is work space, left
+/// unspecified. `positions` (made with positions_in_first_pass) makes them in its first pass, which saves a
+/// launch, a write and a read, and its last pass writes no keys. Where its passes would choose in every one between
+/// making a position and reading a value (about 1.4 times slower in full onesweep tiles on an H100: over more than
+/// 2^32 keys, RadixSortKernel::sorts_wide), the positions are written first and `pairs` sorts them as values, in
+/// place.
 template <class Key, class Index>
 void sort_positions(const RadixSortKernel<Key, Index>& pairs, const RadixSortKernel<Key, Index>& positions,
-                    const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Key>& keys_out,
+                    const Queue& queue, const ArrayView<Key>& keys, const ArrayView<Key>& keys_work,
                     const ArrayView<Index>& order, const SortOptions& options, const WaitFor& wait = {}) {
     if (positions.sorts_wide(queue, keys.size())) {
         iota(queue, order, Index(0), wait);
-        pairs(queue, keys, keys_out, order, order, options);
+        pairs(queue, keys, keys_work, order, order, options);
     } else {
-        positions.argsort(queue, keys, keys_out, order, options, wait);
+        positions.argsort_positions(queue, keys, keys_work, order, options, wait);
     }
 }
 

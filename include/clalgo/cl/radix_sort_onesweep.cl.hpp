@@ -54,6 +54,10 @@ typedef ulong clalgo_place_t;
 #else
 typedef uint clalgo_place_t;
 #endif
+/* a pass with values writes its keys only where clalgo_args.write_keys says so (argsort's passes: the last writes
+   none where the sorted keys are not wanted); else always, with no test (a pair sort's passes: a test there slowed
+   them 1 to 2 % on an H200) */
+#define CLALGO_OPTIONAL_KEY_WRITES ${optional_key_writes}
 /* the program of the one-tile sort (cl/radix_sort_tile.cl.hpp), not of the passes */
 #define CLALGO_ONE_TILE ${tile_program}
 #if ${nvidia}
@@ -282,29 +286,31 @@ inline void clalgo_exchange_keys(const clalgo_bits_t *keys, const uint *ranked, 
 }
 
 /* The key of place p of the tile (its j-th place in the work-item) from local memory, where the tile's keys lie in
-   digit order, to its place in the output; returns its digit. With CLALGO_SPLIT_KEYS the low halves are in
-   registers, in place order (lows), the high halves in local memory. */
+   digit order, to its place in the output (unless !write: the last pass of an argsort whose sorted keys are not
+   wanted, which needs only the digit, for the values); returns its digit. With CLALGO_SPLIT_KEYS the low halves
+   are in registers, in place order (lows), the high halves in local memory. */
 inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, const uint j, const uint p,
                              __global clalgo_key_t *keys_out, __local const clalgo_place_t *places, const uint shift,
-                             const uint mask, const clalgo_bits_t flip)
+                             const uint mask, const clalgo_bits_t flip, const bool write)
 {
 #if CLALGO_SPLIT_KEYS
     const clalgo_bits_t bits = ((ulong)((__local const uint *)exchange)[p] << 32) | lows[j];
     const uint digit = (uint)(clalgo_order_bits(bits, flip) >> shift) & mask;
-    keys_out[places[digit] + p] = as_${key_type}(bits);
+    if (write)
+        keys_out[places[digit] + p] = as_${key_type}(bits);
 #else
     const clalgo_bits_t bits = ((__local const clalgo_bits_t *)exchange)[p];
     const uint digit = (uint)(bits >> shift) & mask;
-    keys_out[places[digit] + p] = clalgo_key_of_bits(bits, flip);
+    if (write)
+        keys_out[places[digit] + p] = clalgo_key_of_bits(bits, flip);
 #endif
     return digit;
 }
 
 /* A work-item's loops over its places of the tile, lid + j * CLALGO_GROUP_SIZE: unrolled over j (each place's
    digit kept in registers, the low halves of split keys, or CLALGO_FULL_TILE_WRITES; but the last tile below), else
-   a loop over p. A `full`
-   tile's places need no test of its end (CLALGO_FULL_TILE_WRITES), so that the compiler can issue a work-item's
-   local reads ahead of its writes. */
+   a loop over p. A `full` tile's places need no test of its end (CLALGO_FULL_TILE_WRITES), so that the compiler can
+   issue a work-item's local reads ahead of its writes. */
 #define CLALGO_UNROLLED_WRITES (CLALGO_SPLIT_KEYS || CLALGO_DIGITS_IN_REGISTERS || CLALGO_FULL_TILE_WRITES)
 /* With CLALGO_FULL_TILE_WRITES the last tile (the one tile of a pass that is not full) is written by a loop over p,
    not unrolled, its values finding each place's digit among the digits' first places (clalgo_digit_of_place): a
@@ -315,10 +321,11 @@ inline uint clalgo_write_key(__local const ulong *exchange, const uint *lows, co
 
 /* The tile's keys to their places (neighbouring work-items write neighbouring places). With values, each place's
    digit kept for the values' writes: in registers, four to a word (digits; not in a rolled last tile, whose values
-   find their digits again), or in local memory (tile_digits). */
+   find their digits again), or in local memory (tile_digits). With !write only the digits are kept. */
 inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, __global clalgo_key_t *keys_out,
                               __local const clalgo_place_t *places, const uint shift, const uint mask, const clalgo_bits_t flip,
-                              const uint valid, const bool full, uint *digits, __local uchar *tile_digits)
+                              const uint valid, const bool full, const bool write, uint *digits,
+                              __local uchar *tile_digits)
 {
 #if CLALGO_UNROLLED_WRITES
     if (full || !CLALGO_ROLLED_LAST_TILE) {
@@ -327,7 +334,7 @@ inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, _
             const uint p = get_local_id(0) + j * CLALGO_GROUP_SIZE;
             if (!full && p >= valid)
                 break;
-            const uint digit = clalgo_write_key(exchange, lows, j, p, keys_out, places, shift, mask, flip);
+            const uint digit = clalgo_write_key(exchange, lows, j, p, keys_out, places, shift, mask, flip, write);
 #if CLALGO_DIGITS_IN_REGISTERS
             digits[j / 4] |= digit << (8 * (j % 4));
 #elif CLALGO_HAS_VALUES
@@ -338,7 +345,7 @@ inline void clalgo_write_keys(__local const ulong *exchange, const uint *lows, _
     }
 #endif
     for (uint p = get_local_id(0); p < valid; p += CLALGO_GROUP_SIZE) {
-        const uint digit = clalgo_write_key(exchange, lows, 0, p, keys_out, places, shift, mask, flip);
+        const uint digit = clalgo_write_key(exchange, lows, 0, p, keys_out, places, shift, mask, flip, write);
 #if CLALGO_HAS_VALUES && !CLALGO_DIGITS_IN_REGISTERS
         tile_digits[p] = (uchar)digit;
 #else
@@ -399,6 +406,7 @@ typedef struct {
     long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
     uint shift, mask, pass, tiles, epoch;
     uint index_values;  /* 1: each value is its key's position in the input (argsort's first pass) */
+    uint write_keys;    /* 0: only the values are written (CLALGO_OPTIONAL_KEY_WRITES: an argsort's last pass) */
 } clalgo_onesweep_pass_t;
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))
@@ -413,6 +421,11 @@ void clalgo_radix_onesweep(${onesweep_signature})
     const uint clalgo_index_values = clalgo_args.index_values;
     const long clalgo_values_in_offset = clalgo_args.values_in_offset;
     const long clalgo_values_out_offset = clalgo_args.values_out_offset;
+#endif
+#if CLALGO_HAS_VALUES && CLALGO_OPTIONAL_KEY_WRITES
+    const bool write_keys = clalgo_args.write_keys;
+#else
+    const bool write_keys = true;
 #endif
     CLALGO_MOVED_ARRAYS
     __local ulong exchange[CLALGO_EXCHANGE_WORDS] __attribute__((aligned(128)));
@@ -514,11 +527,11 @@ void clalgo_radix_onesweep(${onesweep_signature})
 #if CLALGO_FULL_TILE_WRITES
     if (valid == CLALGO_TILE)  /* every tile but the last */
         clalgo_write_keys(exchange, lows, clalgo_keys_out, tile_places, clalgo_shift, clalgo_mask, flip, valid, true,
-                          digits, tile_digits);
+                          write_keys, digits, tile_digits);
     else
 #endif
         clalgo_write_keys(exchange, lows, clalgo_keys_out, tile_places, clalgo_shift, clalgo_mask, flip, valid, false,
-                          digits, tile_digits);
+                          write_keys, digits, tile_digits);
 #if CLALGO_HAS_VALUES
     /* then the values the same way, through the same local memory */
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -110,7 +110,10 @@ public:
                 [&](const DeviceInfo& info) {
                     const detail::RadixSortPolicy policy = shape_of(shapes_of(info));
                     const bool full_tiles = !tile_program && policy.algorithm == SortAlgorithm::onesweep;
-                    return generate(info, policy, tile_program, full_tiles ? values : told);
+                    // argsort's passes but its first in full tiles may be told to write no keys (the last pass,
+                    // where they are not wanted: argsort_positions); a pair sort's passes write them with no test
+                    const bool optional_keys = positions_ && values != detail::SortValues::positions;
+                    return generate(info, policy, tile_program, full_tiles ? values : told, optional_keys);
                 },
                 "", detail::BuildLabel{label, {}}, types, std::vector<std::string>{},
                 detail::KernelProgram::BuildTime::first_call);
@@ -181,6 +184,21 @@ public:
         detail::require_positions_fit<ValueType>(keys_in.size());
         return enqueue(queue, keys_in, keys_out, nullptr, &positions, options, detail::wait_list(queue, wait),
                        argsort_names);
+    }
+
+    /// argsort where the sorted keys are not wanted (clalgo::argsort and RadixSort call it): as argsort, but
+    /// `keys_work` (as many; it may be keys_in, whose keys are then lost) is only work space, left unspecified:
+    /// the last of two or more onesweep passes writes the positions alone, which saves writing the keys once.
+    template <bool V = has_values && std::is_integral_v<ValueType>, std::enable_if_t<V, long> = 0>
+    Event argsort_positions(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_work,
+                            const ValueView& positions, const SortOptions& options = {},
+                            const WaitFor& wait = {}) const {
+        if (!positions_)
+            throw std::invalid_argument("clalgo: RadixSortKernel::argsort_positions: this kernel was made to sort "
+                                        "pairs; make one with positions_in_first_pass = true, or call clalgo::argsort");
+        detail::require_positions_fit<ValueType>(keys_in.size());
+        return enqueue(queue, keys_in, keys_work, nullptr, &positions, options, detail::wait_list(queue, wait),
+                       argsort_positions_names, false);
     }
 
     /// The algorithm chosen for a device of the context (the first by default).
@@ -267,9 +285,9 @@ private:
 
     /// The program of the onesweep or blocks passes (tile_program: one work-group sorting one tile) for a device.
     detail::GeneratedSource generate(const DeviceInfo& info, const detail::RadixSortPolicy& policy, bool tile_program,
-                                     detail::SortValues values) const {
+                                     detail::SortValues values, bool optional_key_writes) const {
         return detail::radix_sort_source<Key>(info, policy, tile_program, has_values ? type_name<ValueType>() : "",
-                                              values);
+                                              values, optional_key_writes);
     }
 
     /// The parameters of one of the passes' kernels, made once: a call's host cost counts at small sizes.
@@ -304,6 +322,7 @@ private:
     static constexpr Names in_place_names{has_values ? "sort_by_key" : "sort", "keys", "keys", "values", "values"};
     static constexpr Names apart_names{has_values ? "sort_by_key" : "sort", "keys_in", "keys_out", "values_in", "values_out"};
     static constexpr Names argsort_names{"argsort", "keys", "keys_out", "", "order"};
+    static constexpr Names argsort_positions_names{"argsort_positions", "keys", "keys_work", "", "order"};
 
     template <class T>
     static void check_apart(const ArrayView<T>& a, const ArrayView<T>& b, const Names& names, const char* in,
@@ -330,9 +349,10 @@ private:
     }
 
     /// values_in null with values_out given: the values are the keys' positions, made by the first pass (argsort).
+    /// !keys_wanted: keys_out is work space (argsort_positions), so the last onesweep pass writes no keys.
     Event enqueue(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                   const ValueView* values_in, const ValueView* values_out, const SortOptions& options,
-                  std::vector<cl::Event> wait, const Names& names) const {
+                  std::vector<cl::Event> wait, const Names& names, bool keys_wanted = true) const {
         const std::string what = names.call;
         const std::uint64_t n = keys_in.size();
         check_array(queue, names, names.keys_in, keys_in, n);
@@ -422,7 +442,7 @@ private:
         };
         // an array already in its place (the input, sorted in place) is not copied onto itself
         auto copy_result = [&](Where from, bool last) {
-            const bool keys_there = from == input && in_place;
+            const bool keys_there = (from == input && in_place) || !keys_wanted;
             const bool values_there = !values_out || (from == input && values_in_place);
             if (!keys_there) copy(queue, keys_at[from], keys_at[output], n, sizeof(Key), wait, slot(last && values_there));
             if (!values_there) copy(queue, values_at[from], values_at[output], n, sizeof(ValueType), wait, slot(last));
@@ -491,6 +511,7 @@ private:
                     args.values_out_offset = values_at[to].offset;
                     args.index_values = positions && from == input;
                 }
+                args.write_keys = keys_wanted || pass + 1 < passes;
                 run("clalgo_radix_onesweep", signature("onesweep"), tiles * policy.group_size, policy.group_size, [&](auto& a) {
                     a.set("clalgo_args", args).set("clalgo_ticket", scratch.ticket.buffer);
                     a.set("clalgo_status", scratch.status.buffer).set("clalgo_histograms", scratch.counts.buffer);

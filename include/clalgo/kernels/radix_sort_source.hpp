@@ -43,8 +43,9 @@ struct OnesweepPass {
     cl_long keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
     cl_uint shift, mask, pass, tiles, epoch;
     cl_uint index_values;  ///< 1: each value is its key's position in the input, not read (argsort's first pass)
+    cl_uint write_keys;    ///< 0: only the values are written (the last pass of an argsort whose keys are not wanted)
 };
-static_assert(sizeof(OnesweepPass) == 72, "OnesweepPass must match clalgo_onesweep_pass_t");
+static_assert(sizeof(OnesweepPass) == 80, "OnesweepPass must match clalgo_onesweep_pass_t");
 
 inline Parameter buffer_parameter(const std::string& type, const std::string& name) {
     return Parameter{"__global " + type + " *", name};
@@ -109,9 +110,12 @@ enum class SortValues { read = 0, positions_when_told = 1, positions = 2 };
 /// The program of a policy's onesweep or blocks passes (tile_program: one work-group sorting one tile) on a device,
 /// for keys of Key and values of `value_type` (empty: keys only), which its passes take as `values` says. Onesweep
 /// passes whose values are always positions are argsort's first pass alone, which needs no histogram kernel.
+/// `optional_key_writes`: a onesweep pass with values writes its keys only where its arguments say so (argsort's
+/// passes, whose last writes no keys where they are not wanted); else always, with no test.
 template <class Key>
 GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy& policy, bool tile_program,
-                                  const std::string& value_type, SortValues values = SortValues::read) {
+                                  const std::string& value_type, SortValues values = SortValues::read,
+                                  bool optional_key_writes = false) {
     const bool has_values = !value_type.empty();
     const std::string key_type = type_name<Key>();
     std::vector<std::string> types{key_type};
@@ -144,6 +148,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"has_values", library_text(has_values ? "1" : "0")},
         {"value_type", library_text(value_type)},
         {"index_values", library_text(std::to_string(has_values ? static_cast<int>(values) : 0))},
+        {"optional_key_writes", library_text(has_values && optional_key_writes ? "1" : "0")},
         {"group_size", library_text(std::to_string(policy.group_size))},
         {"items_per_thread", library_text(std::to_string(policy.items))},
         {"match_rank", library_text(policy.match_rank ? "1" : "0")},
