@@ -1155,6 +1155,17 @@ TEST(Sort, MisuseThrowsNamingTheProblem) {
             clalgo::Array<std::int32_t> positions(queue(), n);
             pairs_only.argsort(queue(), keys_in, keys_out, positions);
         }), "RadixSortKernel::argsort: this kernel was made to sort pairs"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> sorter(context(), SortAlgorithm::automatic, true);
+            clalgo::Array<std::uint32_t> work(queue(), n + 1);
+            clalgo::Array<std::int32_t> positions(queue(), n);
+            sorter.argsort_positions(queue(), keys_in, work, positions);
+        }), "clalgo: argsort_positions: keys_work has 1001 elements but keys has 1000"));
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::RadixSortKernel<std::uint32_t, std::int32_t> pairs_only(context());
+            clalgo::Array<std::int32_t> positions(queue(), n);
+            pairs_only.argsort_positions(queue(), keys_in, keys_out, positions);
+        }), "RadixSortKernel::argsort_positions: this kernel was made to sort pairs"));
         EXPECT_EQ(values_in.to_host(queue()), std::vector<float>(n, 1.0f));
     }
     {
