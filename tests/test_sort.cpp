@@ -968,23 +968,28 @@ TEST(Sort, ArgsortOverFullOnesweepTilesMakesThePositionsInAFirstPassOfItsOwn) {
 }
 
 TEST(Sort, ArgsortPositionsWritesNoKeysInItsLastPass) {
-    // onesweep forced: in full tiles (no smaller tiers), then in a tier of tiles of 2 keys a work-item. 16-bit keys
-    // take two passes (as do 10 of their bits): the first writes the keys into the sort's own spare copy, the last
-    // only the positions, so keys_work keeps what it held
+    // onesweep forced: in full tiles (no smaller tiers), then in a tier of tiles of 2 keys a work-item (inputs
+    // above one full tile and up to four). 16-bit keys take two passes (as do 10 of their bits): the first writes
+    // the keys into the sort's own spare copy, the last only the positions, so keys_work keeps what it held
     clalgo_test::ScopedVariable algorithm("CLALGO_SORT_ALGORITHM", "onesweep");
     const std::uint16_t untouched = 0xbeef;
-    for (const char* tiers : {"none", "2:65536"}) {
+    for (const bool tiered : {false, true}) {
+        std::size_t tile = 0;
+        {
+            clalgo_test::ScopedVariable no_tiers("CLALGO_SORT_TIERS", "none");
+            tile = clalgo::RadixSortKernel<std::uint16_t, std::int64_t>(context(), SortAlgorithm::automatic, true).tile();
+        }
+        const std::string tiers = tiered ? "2:" + std::to_string(4 * tile) : "none";
         clalgo_test::ScopedVariable tiers_variable("CLALGO_SORT_TIERS", tiers);
         clalgo::Context ctx(clalgo_test::context().device());
         clalgo::Queue q(ctx);
         const clalgo::RadixSortKernel<std::uint16_t, std::int64_t> sorter(ctx, SortAlgorithm::automatic, true);
-        const bool tiered = std::string(tiers) != "none";
-        const std::size_t tile = sorter.tile();  // in the tier: far fewer keys, 2 a work-item
-        for (std::size_t n : tiered ? std::vector<std::size_t>{1001, 20011} : std::vector<std::size_t>{tile + 1, 3 * tile + 7}) {
+        ASSERT_EQ(sorter.tile(), tile);
+        for (std::size_t n : {tile + 1, 3 * tile + 7}) {
             const auto keys = random_keys<std::uint16_t>(n, n + 17, 300);  // many equal keys: stability shows
             auto device = clalgo::to_device(q, keys);
             for (const SortOptions& options : {SortOptions{}, SortOptions{true}, SortOptions{false, 4, 14}}) {
-                const std::string what = std::string("tiers ") + tiers + " n=" + std::to_string(n) + " bits " +
+                const std::string what = "tiers " + tiers + " n=" + std::to_string(n) + " bits " +
                                          std::to_string(options.begin_bit) + ".." + std::to_string(options.end_bit) +
                                          (options.descending ? " descending" : "");
                 const auto expected = expected_order(keys, options);
@@ -1004,9 +1009,17 @@ TEST(Sort, ArgsortPositionsWritesNoKeysInItsLastPass) {
                 sorter.argsort_positions(q, copy, copy, positions, options);
                 EXPECT_EQ(positions.to_host(q), expected) << what << ", in place";
             }
+            // in place over one pass: its output is the spare copy, whose values (not keys) are copied back
+            const SortOptions one_pass{false, 2, 8};
+            auto copy = clalgo::to_device(q, keys);
+            clalgo::Array<std::int64_t> positions(q, n);
+            sorter.argsort_positions(q, copy, copy, positions, one_pass);
+            EXPECT_EQ(positions.to_host(q), expected_order(keys, one_pass)) << "tiers " << tiers << " n=" << n << ", one pass in place";
         }
         const auto built = sorter.built_programs();
         EXPECT_EQ(std::count(built.begin(), built.end(), "passes in tier 1"), tiered ? 1 : 0) << "tiers " << tiers;
+        EXPECT_EQ(std::count_if(built.begin(), built.end(), [](const std::string& name) { return name.rfind("one tile", 0) == 0; }), 0)
+            << "tiers " << tiers;
     }
 }
 

@@ -99,7 +99,9 @@ struct PassArgs {
     std::int64_t keys_in_offset, keys_out_offset, values_in_offset, values_out_offset;
     std::uint32_t shift, mask, pass, tiles, epoch;
     std::uint32_t index_values;
+    std::uint32_t write_keys, unused;
 };
+static_assert(sizeof(PassArgs) == 80, "PassArgs must match clalgo_onesweep_pass_t");
 
 /// The PTX with `directive` (a performance tuning directive, e.g. ".minnctapersm 2") after the onesweep entry's
 /// .reqntid, as CUDA's __launch_bounds__ would put it there.
@@ -226,7 +228,7 @@ void run(const Entry& entry, bool values, int group, int items, std::int64_t n, 
     PassArgs args{};
     void* params[] = {&args, &ticket, &status, &histogram, &keys_in, &keys_out, &values_in, &values_out};
     const auto times = timed_launches(pass, tiles, group, launches, "the pass", [&](int launch) {
-        args = PassArgs{n, 0, 0, 0, 0, 0, 0, 255, 0, tiles, std::uint32_t(launch + 1), 0};  // each launch a new epoch
+        args = PassArgs{n, 0, 0, 0, 0, 0, 0, 255, 0, tiles, std::uint32_t(launch + 1), 0, 1, 0};  // each launch a new epoch
         return params;
     });
     std::vector<Key> sorted(n);

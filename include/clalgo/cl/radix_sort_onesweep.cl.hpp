@@ -56,7 +56,7 @@ typedef uint clalgo_place_t;
 #endif
 /* a pass with values writes its keys only where clalgo_args.write_keys says so (argsort's passes: the last writes
    none where the sorted keys are not wanted); else always, with no test (a pair sort's passes: a test there slowed
-   them 1 to 2 % on an H200) */
+   them 1 to 2 % at 2^24 and 2^26 keys on an H200) */
 #define CLALGO_OPTIONAL_KEY_WRITES ${optional_key_writes}
 /* the program of the one-tile sort (cl/radix_sort_tile.cl.hpp), not of the passes */
 #define CLALGO_ONE_TILE ${tile_program}
@@ -407,6 +407,7 @@ typedef struct {
     uint shift, mask, pass, tiles, epoch;
     uint index_values;  /* 1: each value is its key's position in the input (argsort's first pass) */
     uint write_keys;    /* 0: only the values are written (CLALGO_OPTIONAL_KEY_WRITES: an argsort's last pass) */
+    uint unused;        /* fills the struct to 8-byte words (no padding) */
 } clalgo_onesweep_pass_t;
 
 __kernel __attribute__((reqd_work_group_size(CLALGO_GROUP_SIZE, 1, 1)))

@@ -44,6 +44,7 @@ struct OnesweepPass {
     cl_uint shift, mask, pass, tiles, epoch;
     cl_uint index_values;  ///< 1: each value is its key's position in the input, not read (argsort's first pass)
     cl_uint write_keys;    ///< 0: only the values are written (the last pass of an argsort whose keys are not wanted)
+    cl_uint unused;        ///< fills the struct to 8-byte words, so that no padding goes to the kernel unset
 };
 static_assert(sizeof(OnesweepPass) == 80, "OnesweepPass must match clalgo_onesweep_pass_t");
 
