@@ -178,12 +178,7 @@ public:
     template <bool V = has_values && std::is_integral_v<ValueType>, std::enable_if_t<V, long> = 0>
     Event argsort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
                   const ValueView& positions, const SortOptions& options = {}, const WaitFor& wait = {}) const {
-        if (!positions_)
-            throw std::invalid_argument("clalgo: RadixSortKernel::argsort: this kernel was made to sort pairs; make "
-                                        "one with positions_in_first_pass = true, or call clalgo::argsort");
-        detail::require_positions_fit<ValueType>(keys_in.size());
-        return enqueue(queue, keys_in, keys_out, nullptr, &positions, options, detail::wait_list(queue, wait),
-                       argsort_names);
+        return enqueue_argsort(queue, keys_in, keys_out, positions, options, wait, argsort_names, true);
     }
 
     /// argsort where the sorted keys are not wanted (clalgo::argsort and RadixSort call it): as argsort, but
@@ -193,12 +188,7 @@ public:
     Event argsort_positions(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_work,
                             const ValueView& positions, const SortOptions& options = {},
                             const WaitFor& wait = {}) const {
-        if (!positions_)
-            throw std::invalid_argument("clalgo: RadixSortKernel::argsort_positions: this kernel was made to sort "
-                                        "pairs; make one with positions_in_first_pass = true, or call clalgo::argsort");
-        detail::require_positions_fit<ValueType>(keys_in.size());
-        return enqueue(queue, keys_in, keys_work, nullptr, &positions, options, detail::wait_list(queue, wait),
-                       argsort_positions_names, false);
+        return enqueue_argsort(queue, keys_in, keys_work, positions, options, wait, argsort_positions_names, false);
     }
 
     /// The algorithm chosen for a device of the context (the first by default).
@@ -346,6 +336,20 @@ private:
             owner != queue.context().get()())
             throw std::invalid_argument(std::string("clalgo: ") + names.call + ": " + name +
                                         " belongs to another context than the queue's");
+    }
+
+    /// argsort and argsort_positions (names.call): on a kernel made with positions_in_first_pass, into positions
+    /// wide enough.
+    Event enqueue_argsort(const Queue& queue, const ArrayView<Key>& keys_in, const ArrayView<Key>& keys_out,
+                          const ValueView& positions, const SortOptions& options, const WaitFor& wait,
+                          const Names& names, bool keys_wanted) const {
+        if (!positions_)
+            throw std::invalid_argument(std::string("clalgo: RadixSortKernel::") + names.call +
+                                        ": this kernel was made to sort pairs; make one with positions_in_first_pass "
+                                        "= true, or call clalgo::argsort");
+        detail::require_positions_fit<ValueType>(keys_in.size());
+        return enqueue(queue, keys_in, keys_out, nullptr, &positions, options, detail::wait_list(queue, wait), names,
+                       keys_wanted);
     }
 
     /// values_in null with values_out given: the values are the keys' positions, made by the first pass (argsort).
