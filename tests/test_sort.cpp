@@ -602,6 +602,18 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_TRUE(wide.wide_places && wide_pairs.wide_places);
     EXPECT_FALSE(policy.wide_places || pairs.wide_places || wide_values.wide_places || floats.wide_places ||
                  doubles.wide_places || float_pairs.wide_places);
+    // a look-back of four tiles a step for pairs of 32-bit integer keys and values in the policy's tiles; eight for
+    // argsort's positions, the other sorts and the tiers
+    const auto argsort_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, false, true);
+    EXPECT_EQ(pairs.look_back_window, 4u);
+    EXPECT_EQ(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).look_back_window, 8u);
+    for (const auto* other : {&argsort_pairs, &policy, &wide_values, &wide, &floats, &doubles, &float_pairs, &wide_pairs})
+        EXPECT_EQ(other->look_back_window, 8u);
+    {
+        clalgo_test::ScopedVariable window("CLALGO_SORT_LOOK_BACK_WINDOW", "3");
+        EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic).look_back_window, 3u);
+        EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic).look_back_window, 3u);
+    }
     {  // past 2^32 keys no tier takes an input, whatever the variable asks: only the policy's passes widen places
         clalgo_test::ScopedVariable far("CLALGO_SORT_TIERS", "16:8589934592");
         const auto tiered = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
@@ -780,6 +792,28 @@ TEST(Sort, OnesweepHoldsEachDigitsPlaceInThirtyTwoOrSixtyFourBits) {
         }
         const auto built = keys_only.built_programs();
         EXPECT_EQ(std::count(built.begin(), built.end(), "passes with wide places"), 0) << "2^32 keys or fewer";
+    }
+}
+
+TEST(Sort, OnesweepLooksBackAnyNumberOfTilesAStep) {
+    // CLALGO_SORT_LOOK_BACK_WINDOW: a tile reads the look-back words of that many tiles before it at once (the
+    // default 4 for pairs of 32-bit integer keys and values on NVIDIA, else 8). A window of 1 walks back one tile a
+    // step; 3 and 5 end a step within the tiles before the first; each must sum the same counts. Many tiles (the
+    // policy's own, no tiers), so that tiles look back past a window.
+    clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");
+    for (const char* window : {"1", "3", "5"}) {
+        clalgo_test::ScopedVariable variable("CLALGO_SORT_LOOK_BACK_WINDOW", window);
+        clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep, true);
+        EXPECT_TRUE(clalgo_test::contains(pairs.source(), std::string("#define CLALGO_WINDOW ") + window));
+        const std::size_t tile = keys_only.tile();
+        for (std::size_t n : {tile + 1, 4 * tile, 11 * tile + 3}) {
+            const std::string what = std::string("window ") + window + ", n=" + std::to_string(n);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n), {}, what);
+            check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n + 1, 300), {true}, what + " descending");
+            check_pairs(pairs, random_keys<std::int32_t>(n, 3 * n + 2, 100), {}, what + " pairs");
+            check_argsort(pairs, random_keys<std::int32_t>(n, 3 * n + 3), {}, what + " argsort");
+        }
     }
 }
 
@@ -1385,6 +1419,12 @@ TEST(SortPolicy, TuningVariablesAreCheckedAndNamed) {
         EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
             clalgo::detail::radix_sort_policy(cpu, 4, 0, SortAlgorithm::onesweep);
         }), "CLALGO_SORT_WIDE_PLACES='sometimes'"));
+    }
+    for (const char* window : {"0", "33", "four"}) {
+        clalgo_test::ScopedVariable bad("CLALGO_SORT_LOOK_BACK_WINDOW", window);
+        EXPECT_TRUE(clalgo_test::contains(clalgo_test::message_of<std::invalid_argument>([&] {
+            clalgo::detail::radix_sort_policy(cpu, 4, 4, SortAlgorithm::onesweep);
+        }), std::string("CLALGO_SORT_LOOK_BACK_WINDOW='") + window + "'"));
     }
     {
         clalgo_test::ScopedVariable bad("CLALGO_SORT_RANK", "fast");

@@ -96,7 +96,8 @@ inline constexpr const char* radix_sort_status_words = R"CLC(
 #define CLALGO_COUNT_MASK ((1ul << 40) - 1ul)
 #define CLALGO_AGGREGATE 1ul
 #define CLALGO_INCLUSIVE 2ul
-#define CLALGO_WINDOW 8
+/* the tiles before it whose words a tile's look-back reads at once, each step */
+#define CLALGO_WINDOW ${look_back_window}
 )CLC";
 
 /* The histogram pass, in every program of the passes but argsort's first pass alone */

@@ -250,7 +250,7 @@ private:
     Shapes shapes_for(const DeviceInfo& info) const {
         const std::size_t value_size = has_values ? sizeof(ValueType) : 0;
         Shapes shapes{detail::radix_sort_policy(info, sizeof(Key), value_size, requested_, detail::tuned_values(info),
-                                                std::is_floating_point_v<Key>), {}, {}};
+                                                std::is_floating_point_v<Key>, positions_), {}, {}};
         for (std::size_t tier = 0; tier <= shapes.policy.tiers.size(); ++tier)
             shapes.passes.push_back(shapes.policy.with_tier(tier));
         for (std::size_t k = 0; shapes.policy.algorithm == SortAlgorithm::onesweep; ++k) {

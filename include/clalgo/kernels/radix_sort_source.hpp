@@ -161,6 +161,7 @@ GeneratedSource radix_sort_source(const DeviceInfo& info, const RadixSortPolicy&
         {"digits_in_registers", library_text(policy.digits_in_registers ? "1" : "0")},
         {"full_tile_writes", library_text(policy.full_tile_writes ? "1" : "0")},
         {"wide_places", library_text(policy.wide_places ? "1" : "0")},
+        {"look_back_window", library_text(std::to_string(policy.look_back_window))},
         {"early_counts", library_text(policy.early_counts ? "1" : "0")},
         {"keys_before_look_back", library_text(policy.forms.keys_before_look_back ? "1" : "0")},
         {"split_keys", library_text(policy.split_keys ? "1" : "0")},

@@ -69,6 +69,10 @@ struct RadixSortPolicy {
     /// onesweep: each digit's place in the output in 64 bits (CLALGO_SORT_WIDE_PLACES); else in 32 bits, which
     /// hold the places of at most narrow_places_max keys (RadixSortKernel takes the wide form past them)
     bool wide_places = false;
+    /// onesweep: how many tiles before it a tile's look-back reads at once, each step (the policy's own tiles;
+    /// the tiers' take default_look_back_window)
+    std::size_t look_back_window = default_look_back_window;
+    static constexpr std::size_t default_look_back_window = 8;
     static constexpr std::uint64_t narrow_places_max = std::uint64_t(1) << 32;
     /// The forms for tiles of fewer than 16 keys a work-item and for the one-tile sort (on an H100 the
     /// atomic match and counts, chosen for 32-bit keys in the policy's tiles, slowed the one-tile sort of 2^12
@@ -116,6 +120,7 @@ struct RadixSortPolicy {
             tiered.prefetch_values = false;
             tiered.digits_in_registers = false;
             tiered.full_tile_writes = false;
+            tiered.look_back_window = default_look_back_window;
         }
         if (tiered.items < 16) tiered = tiered.with_small_forms();
         return tiered;
@@ -178,10 +183,11 @@ inline std::optional<std::vector<RadixTier>> radix_tiers_variable(const char* na
 }
 
 /// The policy of a radix sort of keys of key_size bytes (floating point: `floating_keys`) with values of
-/// value_size bytes (0: keys alone).
+/// value_size bytes (0: keys alone); `positions`: a sort that also makes its values from the keys' positions
+/// (argsort's RadixSortKernel).
 inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key_size, std::size_t value_size,
                                          SortAlgorithm requested, const TunedValues& tuned = {},
-                                         bool floating_keys = false) {
+                                         bool floating_keys = false, bool positions = false) {
     RadixSortPolicy policy;
     const DeviceClass device = device_class(info);
     if (requested == SortAlgorithm::automatic) {
@@ -303,6 +309,15 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // double keys as fast either way. 64-bit integer keys in tiles of 30 took 180 registers so (one group an SM;
     // 1,348 µs at 2^24 against 1,110) and keep 64 bits, with values too (not timed so)
     policy.wide_places = tuning_switch("CLALGO_SORT_WIDE_PLACES").value_or(key_size == 8 && !floating_keys);
+    // a look-back of four tiles a step for pairs of 32-bit integer keys and values: on an H200 (one command, two
+    // rounds, alternately with 8, 16 and 32) 562 to 564 µs at 2^24 against 568 to 570, 1,923 to 1,924 at 2^26
+    // against 1,937 to 1,941, 7,288 to 7,291 at 2^28 against 7,339 to 7,357; but argsort (its positions as the
+    // values) 556 to 557 against 549 to 551 at 2^24 and 7,469 to 7,478 against 7,113 to 7,125 at 2^28, uint64
+    // keys 1,337 to 1,353 against 1,111 to 1,115 at 2^24, uint32 keys 5,588 to 5,602 against 5,538 to 5,551 at
+    // 2^28; 16 and 32 were no faster for any. Eight for the rest, and in the tiers' tiles (not timed so)
+    const bool pairs_window = device == DeviceClass::nvidia_gpu && ranked_as_keys && value_size > 0 && !positions;
+    policy.look_back_window = static_cast<std::size_t>(
+        tuning_number("CLALGO_SORT_LOOK_BACK_WINDOW", 1, 32).value_or(pairs_window ? 4 : RadixSortPolicy::default_look_back_window));
     // the tile's keys into local memory before the look-back: on an H100, 64-bit keys sorted 5 to 9 % faster from
     // 2^22 on, 32-bit keys alone in tiles of 36 fastest so; pairs of 32-bit keys no faster with ballots, but with
     // the atomic ranking above (on an H200 at 2^24, 635 µs against 643 with their keys after the look-back)
