@@ -607,12 +607,17 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     const auto argsort_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, false, true);
     EXPECT_EQ(pairs.look_back_window, 4u);
     EXPECT_EQ(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).look_back_window, 8u);
-    for (const auto* other : {&argsort_pairs, &policy, &wide_values, &wide, &floats, &doubles, &float_pairs, &wide_pairs})
-        EXPECT_EQ(other->look_back_window, 8u);
+    const std::pair<const char*, const clalgo::detail::RadixSortPolicy*> eights[] = {
+        {"argsort", &argsort_pairs}, {"uint32 keys", &policy},   {"64-bit values", &wide_values},
+        {"uint64 keys", &wide},      {"float keys", &floats},    {"double keys", &doubles},
+        {"float pairs", &float_pairs}, {"uint64 pairs", &wide_pairs}};
+    for (const auto& [name, other] : eights) EXPECT_EQ(other->look_back_window, 8u) << name;
     {
         clalgo_test::ScopedVariable window("CLALGO_SORT_LOOK_BACK_WINDOW", "3");
         EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 8, 0, SortAlgorithm::automatic).look_back_window, 3u);
-        EXPECT_EQ(clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic).look_back_window, 3u);
+        const auto forced = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
+        EXPECT_EQ(forced.look_back_window, 3u);
+        EXPECT_EQ(forced.with_tier(forced.tier_of(std::size_t(1) << 20)).look_back_window, 8u) << "the tiers keep 8";
     }
     {  // past 2^32 keys no tier takes an input, whatever the variable asks: only the policy's passes widen places
         clalgo_test::ScopedVariable far("CLALGO_SORT_TIERS", "16:8589934592");
@@ -796,18 +801,26 @@ TEST(Sort, OnesweepHoldsEachDigitsPlaceInThirtyTwoOrSixtyFourBits) {
 }
 
 TEST(Sort, OnesweepLooksBackAnyNumberOfTilesAStep) {
-    // CLALGO_SORT_LOOK_BACK_WINDOW: a tile reads the look-back words of that many tiles before it at once (the
-    // default 4 for pairs of 32-bit integer keys and values on NVIDIA, else 8). A window of 1 walks back one tile a
-    // step; 3 and 5 end a step within the tiles before the first; each must sum the same counts. Many tiles (the
-    // policy's own, no tiers), so that tiles look back past a window.
+    // CLALGO_SORT_LOOK_BACK_WINDOW: a tile reads the look-back words of that many tiles before it at once (by
+    // default 4 for pairs of integer keys and values of up to 32 bits on NVIDIA, but argsort's; else 8). A window
+    // of 1 walks back one tile a step; 3 ends a step within the tiles before the first; 32 is the most. Each must
+    // sum the same counts. Up to hundreds of tiles (the policy's own, no tiers), so that tiles look back past a
+    // window.
     clalgo_test::ScopedVariable tiers("CLALGO_SORT_TIERS", "none");
-    for (const char* window : {"1", "3", "5"}) {
+    {
+        const bool nvidia = clalgo::device_class(queue().info()) == clalgo::DeviceClass::nvidia_gpu;
+        clalgo::RadixSortKernel<std::uint32_t, std::uint32_t> pairs(context(), SortAlgorithm::onesweep);
+        clalgo::RadixSortKernel<std::uint32_t, std::uint32_t> argsort_pairs(context(), SortAlgorithm::onesweep, true);
+        EXPECT_TRUE(clalgo_test::contains(pairs.source(), std::string("#define CLALGO_WINDOW ") + (nvidia ? "4" : "8")));
+        EXPECT_TRUE(clalgo_test::contains(argsort_pairs.source(), "#define CLALGO_WINDOW 8"));
+    }
+    for (const char* window : {"1", "3", "32"}) {
         clalgo_test::ScopedVariable variable("CLALGO_SORT_LOOK_BACK_WINDOW", window);
         clalgo::RadixSortKernel<std::uint32_t> keys_only(context(), SortAlgorithm::onesweep);
         clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep, true);
         EXPECT_TRUE(clalgo_test::contains(pairs.source(), std::string("#define CLALGO_WINDOW ") + window));
         const std::size_t tile = keys_only.tile();
-        for (std::size_t n : {tile + 1, 4 * tile, 11 * tile + 3}) {
+        for (std::size_t n : {tile + 1, 4 * tile, 11 * tile + 3, 150 * tile + 17}) {
             const std::string what = std::string("window ") + window + ", n=" + std::to_string(n);
             check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n), {}, what);
             check_keys(keys_only, random_keys<std::uint32_t>(n, 3 * n + 1, 300), {true}, what + " descending");

@@ -309,12 +309,13 @@ inline RadixSortPolicy radix_sort_policy(const DeviceInfo& info, std::size_t key
     // double keys as fast either way. 64-bit integer keys in tiles of 30 took 180 registers so (one group an SM;
     // 1,348 µs at 2^24 against 1,110) and keep 64 bits, with values too (not timed so)
     policy.wide_places = tuning_switch("CLALGO_SORT_WIDE_PLACES").value_or(key_size == 8 && !floating_keys);
-    // a look-back of four tiles a step for pairs of 32-bit integer keys and values: on an H200 (one command, two
-    // rounds, alternately with 8, 16 and 32) 562 to 564 µs at 2^24 against 568 to 570, 1,923 to 1,924 at 2^26
-    // against 1,937 to 1,941, 7,288 to 7,291 at 2^28 against 7,339 to 7,357; but argsort (its positions as the
-    // values) 556 to 557 against 549 to 551 at 2^24 and 7,469 to 7,478 against 7,113 to 7,125 at 2^28, uint64
-    // keys 1,337 to 1,353 against 1,111 to 1,115 at 2^24, uint32 keys 5,588 to 5,602 against 5,538 to 5,551 at
-    // 2^28; 16 and 32 were no faster for any. Eight for the rest, and in the tiers' tiles (not timed so)
+    // a look-back of four tiles a step for pairs of integer keys and values of up to 32 bits (timed with 32-bit
+    // ones): on an H200 (one command, two rounds, in turn with 8, 16 and 32) 562 to 564 µs at 2^24 against 568 to
+    // 570, 1,923 to 1,924 at 2^26 against 1,937 to 1,941, 7,288 to 7,291 at 2^28 against 7,339 to 7,357; but
+    // argsort (its positions as the values) 556 to 557 against 549 to 551 at 2^24 and 7,469 to 7,478 against
+    // 7,113 to 7,125 at 2^28, uint64 keys 1,337 to 1,353 against 1,111 to 1,115 at 2^24; uint32 keys were mixed
+    // (1,454 to 1,457 against 1,463 to 1,466 at 2^26, 5,588 to 5,602 against 5,538 to 5,551 at 2^28); 16 and 32
+    // were no faster for any. Eight for the rest, and in the tiers' tiles (not timed so)
     const bool pairs_window = device == DeviceClass::nvidia_gpu && ranked_as_keys && value_size > 0 && !positions;
     policy.look_back_window = static_cast<std::size_t>(
         tuning_number("CLALGO_SORT_LOOK_BACK_WINDOW", 1, 32).value_or(pairs_window ? 4 : RadixSortPolicy::default_look_back_window));
