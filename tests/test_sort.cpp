@@ -602,8 +602,8 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
     EXPECT_TRUE(wide.wide_places && wide_pairs.wide_places);
     EXPECT_FALSE(policy.wide_places || pairs.wide_places || wide_values.wide_places || floats.wide_places ||
                  doubles.wide_places || float_pairs.wide_places);
-    // a look-back of four tiles a step for pairs of 32-bit integer keys and values in the policy's tiles; eight for
-    // argsort's positions, the other sorts and the tiers
+    // a look-back of four tiles a step for pairs of integer keys and values of up to 32 bits in the policy's tiles;
+    // eight for argsort's positions, the other sorts and the tiers
     const auto argsort_pairs = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic, {}, false, true);
     EXPECT_EQ(pairs.look_back_window, 4u);
     EXPECT_EQ(pairs.with_tier(pairs.tier_of(std::size_t(1) << 20)).look_back_window, 8u);
