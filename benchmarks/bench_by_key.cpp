@@ -1,7 +1,8 @@
 // reduce_by_key (float values, uint32 keys in runs of random length 1..64), histogram (256 even bins over int32 in
 // [-1000, 1001)) and segmented_reduce (float, segments of 256), each beside a sequential std:: baseline on the
-// host. Sizes 2^10 to 2^28 by factors of 4 on a GPU, to 2^24 on a CPU. Each device run is into arrays kept
-// between runs (nothing allocated). Bytes per run: what is read (keys and values; values; values) plus the results.
+// host. Sizes 2^10 to 2^28 by factors of 4 on a GPU, to 2^24 on a CPU (or CLALGO_BENCH_SIZES). Each device run is
+// into arrays kept between runs (nothing allocated). Bytes per run: what is read (keys and values; values; values)
+// plus the results.
 #include "bench_support.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@ namespace {
 using clalgo_bench::queue;
 
 std::vector<std::int64_t> by_key_sizes() {
+    if (const char* listed = std::getenv("CLALGO_BENCH_SIZES"); listed && *listed) return clalgo_bench::sizes();
     std::vector<std::int64_t> sizes;
     const std::int64_t largest = std::int64_t(1) << (queue().info().is_gpu ? 28 : 24);
     for (std::int64_t n = std::int64_t(1) << 10; n <= largest; n *= 4) sizes.push_back(n);

@@ -17,9 +17,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <string>
@@ -45,9 +47,27 @@ inline clalgo::Queue& queue() {
 
 inline const clalgo::Context& context() { return queue().context(); }
 
-/// The array sizes of the bandwidth benchmarks: 2^10 to 2^26 by factors of 4, and 2^28 on a GPU.
+/// The array sizes of the bandwidth benchmarks: 2^10 to 2^26 by factors of 4, and 2^28 on a GPU; or those that
+/// CLALGO_BENCH_SIZES lists, separated by commas (such as 4500,8192), to time the sizes of your own inputs.
 inline std::vector<std::int64_t> sizes() {
     std::vector<std::int64_t> sizes;
+    if (const char* listed = std::getenv("CLALGO_BENCH_SIZES"); listed && *listed) {
+        const std::string text = listed;
+        std::size_t at = 0;
+        while (at <= text.size()) {
+            const std::size_t end = std::min(text.find(',', at), text.size());
+            const std::string size = text.substr(at, end - at);
+            if (size.empty() || size.size() > 12 || size.find_first_not_of("0123456789") != std::string::npos ||
+                std::stoll(size) < 1) {
+                std::fprintf(stderr, "CLALGO_BENCH_SIZES='%s': expected sizes of at least 1 separated by commas\n",
+                             listed);
+                std::exit(2);
+            }
+            sizes.push_back(std::stoll(size));
+            at = end + 1;
+        }
+        return sizes;
+    }
     for (std::int64_t n = std::int64_t(1) << 10; n <= (std::int64_t(1) << 26); n *= 4) sizes.push_back(n);
     if (queue().info().is_gpu) sizes.push_back(std::int64_t(1) << 28);
     return sizes;
