@@ -366,12 +366,16 @@ void check_pairs_into(const clalgo::RadixSortKernel<std::int32_t, std::int64_t>&
 }
 
 /// Sizes at the bounds of the one-tile sorts (group_size x 1, 2, 4, ... keys, up to the onesweep tile).
-std::vector<std::size_t> one_tile_sizes(std::size_t group, std::size_t tile) {
-    std::vector<std::size_t> sizes{2, group - 1};
-    for (std::size_t size = group; size < tile; size *= 2)
-        for (std::size_t n : {size, size + 1, 2 * size - 1})
-            if (n <= tile) sizes.push_back(n);
-    sizes.push_back(tile);
+/// The sizes around each one-tile size class of the onesweep policy of keys of key_size bytes with values of
+/// value_size (as the sorters below make it): each class's keys, one fewer and one more, up to the tile.
+std::vector<std::size_t> one_tile_sizes(std::size_t key_size, std::size_t value_size) {
+    const auto policy = clalgo::detail::radix_sort_policy(queue().info(), key_size, value_size, SortAlgorithm::onesweep);
+    std::vector<std::size_t> sizes{2};
+    for (std::size_t k = 0; k == 0 || policy.one_tile_keys(k - 1) < policy.tile(); ++k) {
+        const std::size_t keys = policy.one_tile_keys(k);
+        for (std::size_t n : {keys - 1, keys, keys + 1})
+            if (n <= policy.tile() && n > sizes.back()) sizes.push_back(n);
+    }
     return sizes;
 }
 
@@ -381,19 +385,19 @@ void one_tile_sorts_match_stable_sort(const std::string& config) {
     clalgo::RadixSortKernel<std::uint64_t> wide(context(), SortAlgorithm::onesweep);
     clalgo::RadixSortKernel<std::int32_t, std::int64_t> pairs(context(), SortAlgorithm::onesweep);
     clalgo::RadixSortKernel<std::uint32_t, std::uint32_t> narrow_pairs(context(), SortAlgorithm::onesweep);
-    for (std::size_t n : one_tile_sizes(keys_only.group_size(), keys_only.tile())) {
+    for (std::size_t n : one_tile_sizes(4, 0)) {
         const std::string what = config + "n=" + std::to_string(n);
         check_keys(keys_only, random_keys<std::uint32_t>(n, n), {}, what);
         check_keys(keys_only, random_keys<std::uint32_t>(n, n + 1, 30), {true}, what + " descending");
     }
-    for (std::size_t n : one_tile_sizes(wide.group_size(), wide.tile()))
+    for (std::size_t n : one_tile_sizes(8, 0))
         check_keys(wide, random_keys<std::uint64_t>(n, 3 * n), {}, config + "uint64 n=" + std::to_string(n));
-    for (std::size_t n : one_tile_sizes(pairs.group_size(), pairs.tile())) {
+    for (std::size_t n : one_tile_sizes(4, 8)) {
         const std::string what = config + "pairs n=" + std::to_string(n);
         check_pairs(pairs, random_keys<std::int32_t>(n, 5 * n, 40), {}, what + " in place");
         check_pairs_into(pairs, random_keys<std::int32_t>(n, 5 * n + 1, 40), {}, what + " into other arrays");
     }
-    for (std::size_t n : one_tile_sizes(narrow_pairs.group_size(), narrow_pairs.tile())) {
+    for (std::size_t n : one_tile_sizes(4, 4)) {
         // 32-bit values: their item numbers pass through the keys' local memory or a region of their own
         const auto keys = random_keys<std::uint32_t>(n, 9 * n, 40);
         std::vector<std::uint32_t> positions(n);
@@ -424,7 +428,9 @@ TEST(Sort, OneTileSortsTakeTheSmallestTileThatHoldsTheInput) {
             // the largest of these tiles (32 x 32 keys) takes a group larger than the policy's
             const auto& info = queue().info();
             const auto policy = clalgo::detail::radix_sort_policy(info, 4, 0, SortAlgorithm::onesweep);
-            EXPECT_GT(clalgo::detail::radix_tile_policy(info, policy, 5, 4, 0).group_size, policy.group_size);
+            std::size_t largest = 0;
+            while (policy.one_tile_keys(largest) < policy.tile()) ++largest;
+            EXPECT_GT(clalgo::detail::radix_tile_policy(info, policy, largest, 4, 0).group_size, policy.group_size);
         }
         one_tile_sorts_match_stable_sort(larger_groups ? "larger groups " : "");
     }
@@ -542,36 +548,50 @@ TEST(SortPolicy, OneTileSortsFitTheDevice) {
                 }
             }
     }
-    // NVIDIA, 32-bit keys: 16 keys a work-item where the ranking's counters fit apart, else 8 or more
+    // NVIDIA, 32-bit keys: classes of 256 x 1, 2, 4, 8, 16 keys and then 4 more a work-item, up to the tile; each
+    // with its counters apart where they fit, in the largest group of at most 16 keys a work-item; keys alone
+    // whose counters cannot be apart in groups of 256, pairs in groups of 8 or more keys a work-item
     const auto nvidia = clalgo::typical_device(DeviceClass::nvidia_gpu);
     const auto policy = clalgo::detail::radix_sort_policy(nvidia, 4, 0, SortAlgorithm::automatic);
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 2, 4, 0).group_size, 256u);  // 1024 keys
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).group_size, 256u);  // 4096 keys
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).items, 16u);
-    EXPECT_TRUE(clalgo::detail::radix_tile_policy(nvidia, policy, 4, 4, 0).counters_apart);
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).group_size, 1024u);  // 8192 keys
-    EXPECT_EQ(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).items, 8u);
-    EXPECT_FALSE(clalgo::detail::radix_tile_policy(nvidia, policy, 5, 4, 0).counters_apart);
+    std::vector<std::size_t> classes;
+    for (std::size_t k = 0; k == 0 || policy.one_tile_keys(k - 1) < policy.tile(); ++k)
+        classes.push_back(policy.one_tile_keys(k));
+    EXPECT_EQ(classes, (std::vector<std::size_t>{256, 512, 1024, 2048, 4096, 5120, 6144, 7168, 8192, 9216, 9728}));
+    // the shape of the smallest class that holds n keys
+    auto shape_for = [&](const clalgo::detail::RadixSortPolicy& of, std::size_t n, std::size_t value_size) {
+        std::size_t k = 0;
+        while (of.one_tile_keys(k) < n) ++k;
+        return clalgo::detail::radix_tile_policy(nvidia, of, k, 4, value_size);
+    };
+    struct Shape {
+        std::size_t group, items;
+        bool apart;
+    };
+    auto expect_shape = [&](const clalgo::detail::RadixSortPolicy& of, std::size_t n, std::size_t value_size, Shape want) {
+        const auto got = shape_for(of, n, value_size);
+        const std::string what = std::to_string(n) + " keys, values of " + std::to_string(value_size) + " bytes";
+        EXPECT_EQ(got.group_size, want.group) << what;
+        EXPECT_EQ(got.items, want.items) << what;
+        EXPECT_EQ(got.counters_apart, want.apart) << what;
+    };
+    expect_shape(policy, 1024, 0, {256, 4, true});
+    expect_shape(policy, 4096, 0, {256, 16, true});
+    expect_shape(policy, 4500, 0, {256, 20, true});
+    expect_shape(policy, 8192, 0, {256, 32, true});
+    expect_shape(policy, 9000, 0, {256, 36, false});
+    expect_shape(policy, policy.tile(), 0, {256, 38, false});
     EXPECT_FALSE(policy.counters_apart);  // the onesweep passes' counters share the keys' local memory
+    const auto pairs_policy = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
+    expect_shape(pairs_policy, 4096, 4, {256, 16, true});
+    expect_shape(pairs_policy, 5000, 4, {256, 20, true});
+    expect_shape(pairs_policy, 6000, 4, {512, 12, false});
+    expect_shape(pairs_policy, 8192, 4, {1024, 8, false});
+    expect_shape(pairs_policy, pairs_policy.tile(), 4, {512, 18, false});
     // pairs of 4096: the counters apart, and so the item numbers in a region of their own beside the keys
-    const auto pairs_of_4096 = clalgo::detail::radix_tile_policy(
-        nvidia, clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic), 4, 4, 4);
+    const auto pairs_of_4096 = shape_for(pairs_policy, 4096, 4);
     EXPECT_EQ(pairs_of_4096.tile(), 4096u);
-    EXPECT_TRUE(pairs_of_4096.counters_apart);
     // the item numbers' region (2 bytes a key) beside the keys' exchange, which is the same size as without values
     EXPECT_EQ(pairs_of_4096.local_bytes(4, 4) - pairs_of_4096.local_bytes(4, 0), pairs_of_4096.tile() * 2);
-    // larger one-tile sorts of pairs (their item numbers through the keys' region) grow the group as keys alone
-    // do: 8,192 in 1024 x 8, a whole tile of 9,216 in 512 x 18; a whole tile of 9,728 keys alone keeps 256 x 38
-    const auto pairs_policy = clalgo::detail::radix_sort_policy(nvidia, 4, 4, SortAlgorithm::automatic);
-    const auto pairs_of_8192 = clalgo::detail::radix_tile_policy(nvidia, pairs_policy, 5, 4, 4);
-    EXPECT_EQ(pairs_of_8192.group_size, 1024u);
-    EXPECT_EQ(pairs_of_8192.items, 8u);
-    const auto pairs_tile = clalgo::detail::radix_tile_policy(nvidia, pairs_policy, 6, 4, 4);
-    EXPECT_EQ(pairs_tile.tile(), pairs_policy.tile());
-    EXPECT_EQ(pairs_tile.group_size, 512u);
-    const auto keys_tile = clalgo::detail::radix_tile_policy(nvidia, policy, 6, 4, 0);
-    EXPECT_EQ(keys_tile.tile(), policy.tile());
-    EXPECT_EQ(keys_tile.group_size, policy.group_size);
     // NVIDIA's full tiles: 32-bit keys alone 38 a work-item (as many as local memory holds), in local memory
     // before the look-back, ranked by the atomic match; pairs of them 36 in the same form (each place's digit in
     // registers, 31 where the digits take local memory), but with 64-bit values by ballots and warp barriers,

@@ -234,8 +234,8 @@ public:
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.tile(); }
     /// The work-group size of a device's tiles (1 for the blocks algorithm). Inputs of at most one tile are sorted
-    /// by one work-group alone, in the smallest of the sizes group_size x 1, 2, 4, ... keys (up to tile()) that
-    /// holds them, each with a group of its own shape.
+    /// by one work-group alone, in the smallest of the sizes group_size x 1, 2, 4, 8, 16, 20, 24, ... keys (up to
+    /// tile()) that holds them, each with a group of its own shape.
     std::size_t group_size(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.group_size; }
 
 private:
@@ -588,7 +588,7 @@ private:
     detail::KernelProgram first_pass_program_;         ///< positions_: argsort's first pass over full onesweep tiles
     std::vector<detail::KernelProgram> tier_programs_; ///< [t]: the passes in the tiles of a policy's tier t
 
-    std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of group_size x 2^k keys (at most the policy's)
+    std::vector<detail::KernelProgram> tile_programs_; ///< [k]: one tile of policy.one_tile_keys(k) keys
     mutable detail::PerQueue<detail::RadixScratch> scratch_;
 };
 

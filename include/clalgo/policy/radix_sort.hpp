@@ -128,9 +128,13 @@ struct RadixSortPolicy {
         return tiered;
     }
 
-    /// Keys the one-tile sort of size class k holds: group_size x 2^k, up to tile() (onesweep).
+    /// Keys the one-tile sort of size class k holds (onesweep): group_size x 1, 2, 4, 8, 16 and then 4 more keys a
+    /// work-item a class (20, 24, ...), up to tile(). A one-tile sort's time grows with the keys its shape holds: on
+    /// an H200, 4,500 uint32 keys sorted in 11.8 to 11.9 us in 256 x 18 against 22.9 to 23.0 in the shape of 8,192
+    /// keys, and 6,000 in 14.0 to 14.1 in 256 x 24 against 23.6 to 23.8 (docs/architecture.md).
     std::size_t one_tile_keys(std::size_t k) const {
-        return group_size * std::min<std::size_t>(items, std::size_t(1) << std::min<std::size_t>(k, 16));
+        const std::size_t per_item = k <= 4 ? std::size_t(1) << k : 16 + 4 * (k - 4);
+        return group_size * std::min<std::size_t>(items, per_item);
     }
 
     /// Blocks a pass over n keys uses, for the blocks algorithm.
@@ -417,14 +421,19 @@ inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSort
         shape.counters_apart = false;
         return !apart_only && shape.local_bytes(key_size, value_size) <= budget;
     };
-    // NVIDIA: 16 keys a work-item where the counters fit apart (fewer warps to wait for at each barrier)
-    const std::size_t fewer = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 16)));
-    if (policy.match_rank && fewer >= policy.group_size && fits(fewer, true)) return shape;
-    // NVIDIA: keys alone in a whole tile keep the passes' group where their counters cannot be apart: on an H200,
-    // 9,216 uint32 keys sorted in 34.0 to 34.8 us in 256 x 38 against 35.0 to 35.8 in 512 x 19
-    if (policy.match_rank && value_size == 0 && keys >= policy.tile()) {
-        fits(policy.group_size, false);
-        return shape;
+    if (policy.match_rank) {
+        // NVIDIA: the counters apart, in the largest group of at most 16 keys a work-item where they fit so (fewer
+        // warps to wait for at each barrier): on an H200, 8,192 uint32 keys sorted in 18.7 to 18.8 us in 256 x 32
+        // so, against 24.8 to 25.0 in 1024 x 8 and 27.1 in 512 x 16 with the counters among the keys
+        const std::size_t fewer = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 16)));
+        for (std::size_t group = fewer; group >= policy.group_size; group /= 2)
+            if (fits(group, true)) return shape;
+        // keys alone whose counters cannot be apart keep the passes' group: 9,216 uint32 keys sorted in 34.0 to
+        // 34.8 us in 256 x 38 against 35.0 to 35.8 in 512 x 19
+        if (value_size == 0) {
+            fits(policy.group_size, false);
+            return shape;
+        }
     }
     for (std::size_t group = std::min(policy.tile_group_max, power_of_two_at_most(std::max<std::size_t>(1, keys / 8)));
          group >= policy.group_size; group /= 2)
