@@ -234,7 +234,7 @@ public:
     /// Keys a work-group sorts at once on a device (1 for the blocks algorithm).
     std::size_t tile(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.tile(); }
     /// The work-group size of a device's tiles (1 for the blocks algorithm). Inputs of at most one tile are sorted
-    /// by one work-group alone, in the smallest of the sizes group_size x 1, 2, 4, 8, 16, 20, 24, ... keys (up to
+    /// by one work-group alone, in the smallest of the sizes group_size x 1, 2, 4, 8, 12, 16, 20, ... keys (up to
     /// tile()) that holds them, each with a group of its own shape.
     std::size_t group_size(std::size_t device_index = 0) const { return shapes_.at(device_index).policy.group_size; }
 

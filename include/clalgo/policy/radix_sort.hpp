@@ -128,12 +128,12 @@ struct RadixSortPolicy {
         return tiered;
     }
 
-    /// Keys the one-tile sort of size class k holds (onesweep): group_size x 1, 2, 4, 8, 16 and then 4 more keys a
-    /// work-item a class (20, 24, ...), up to tile(). A one-tile sort's time grows with the keys its shape holds: on
-    /// an H200, 4,500 uint32 keys sorted in 11.8 to 11.9 us in 256 x 18 against 22.9 to 23.0 in the shape of 8,192
-    /// keys, and 6,000 in 14.0 to 14.1 in 256 x 24 against 23.6 to 23.8 (docs/architecture.md).
+    /// Keys the one-tile sort of size class k holds (onesweep): group_size x 1, 2, 4, 8 and then 4 more keys a
+    /// work-item a class (12, 16, 20, ...), up to tile(). A one-tile sort's time grows with the keys its shape holds:
+    /// on an H200, 4,500 uint32 keys sorted in 11.8 to 11.9 us in 256 x 18 against 22.9 to 23.0 in the shape of
+    /// 8,192 keys, and 6,000 in 14.0 to 14.1 in 256 x 24 against 23.6 to 23.8 (docs/architecture.md).
     std::size_t one_tile_keys(std::size_t k) const {
-        const std::size_t per_item = k <= 4 ? std::size_t(1) << k : 16 + 4 * (k - 4);
+        const std::size_t per_item = k <= 3 ? std::size_t(1) << k : 8 + 4 * (k - 3);
         return group_size * std::min<std::size_t>(items, per_item);
     }
 
