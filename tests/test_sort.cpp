@@ -365,7 +365,6 @@ void check_pairs_into(const clalgo::RadixSortKernel<std::int32_t, std::int64_t>&
     EXPECT_EQ(values_in.to_host(queue()), positions) << what << ": the input values changed";
 }
 
-/// Sizes at the bounds of the one-tile sorts (group_size x 1, 2, 4, ... keys, up to the onesweep tile).
 /// The sizes around each one-tile size class of the onesweep policy of keys of key_size bytes with values of
 /// value_size (as the sorters below make it): each class's keys, one fewer and one more, up to the tile.
 std::vector<std::size_t> one_tile_sizes(std::size_t key_size, std::size_t value_size) {

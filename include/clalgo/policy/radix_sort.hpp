@@ -390,16 +390,16 @@ inline std::vector<TunedValues> radix_sort_candidates(const DeviceInfo& info) {
     return candidates;
 }
 
-/// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device: work-items of at
-/// least 8 keys each where the group can grow (up to tile_group_max and the device's local memory), so that
-/// each digit's ranking is short; on NVIDIA 16 keys each where local memory also holds the ranking's counters
-/// apart from the keys (fewer warps to wait for at each barrier). On an H100, 4096 keys sorted fastest in
-/// 256 x 16 with the counters apart (against 512 x 8 and 1024 x 4); 8192 in 1024 x 8, whose counters share the
-/// keys' memory (512 x 16 was slower so: docs/architecture.md). The one-tile sort moves item numbers through
-/// local memory, not values (it gathers each value once, at the end). Pairs grow their groups as keys do: on an
-/// H200, uint32 keys with uint32 values sorted in 29.0 to 30.0 us at 4,500 keys in 1024 x 8 against 33.8 to 34.2
-/// in 256 x 32, in 32.2 to 33.0 at 8,192 against 35.5 to 36.5, and a whole tile of 9,216 in 37.8 to 38.5 in
-/// 512 x 18 against 39.0 to 41.2 in 256 x 36.
+/// The shape of the one-tile sort of size class k (policy.one_tile_keys(k) keys) on a device. On NVIDIA the
+/// ranking's counters apart from the keys (fewer warps to wait for at each barrier) in the largest group of at most
+/// 16 keys a work-item where local memory holds them so; else keys alone in the passes' group. Otherwise (pairs on
+/// NVIDIA, every sort elsewhere) work-items of at least 8 keys each where the group can grow (up to tile_group_max
+/// and the device's local memory), so that each digit's ranking is short. On an H100, 4096 keys sorted fastest in
+/// 256 x 16 with the counters apart (against 512 x 8 and 1024 x 4); on an H200, 8,192 uint32 keys in 256 x 32 with
+/// them apart (18.7 to 18.9 us against 24.9 to 25.1 in 1024 x 8), pairs of 8,192 in 1024 x 8 (28.6 to 28.8 us
+/// against 31.9 to 32.3 in 256 x 32) and a whole tile of 9,216 pairs in 512 x 18 (34.6 to 34.7 against 35.6 to 36.0
+/// in 256 x 36; docs/architecture.md). The one-tile sort moves item numbers through local memory, not values (it
+/// gathers each value once, at the end).
 inline RadixSortPolicy radix_tile_policy(const DeviceInfo& info, const RadixSortPolicy& policy, std::size_t k,
                                          std::size_t key_size, std::size_t value_size) {
     RadixSortPolicy shape = policy.with_small_forms();
